@@ -1,0 +1,69 @@
+"""The deck and the tally vocabulary: names every other package shares."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Final
+
+# The public tally keys, in the order of design.md's contract.
+TALLY_KEYS: Final[tuple[str, ...]] = (
+    "tempura",
+    "sashimi",
+    "dumpling",
+    "maki_1",
+    "maki_2",
+    "maki_3",
+    "egg",
+    "salmon",
+    "squid",
+    "egg_on_wasabi",
+    "salmon_on_wasabi",
+    "squid_on_wasabi",
+    "wasabi",
+    "chopsticks",
+    "pudding",
+)
+
+# The printed cards: one entry per card face (maki by icon count).
+CARD_KINDS: Final[tuple[str, ...]] = (
+    "tempura",
+    "sashimi",
+    "dumpling",
+    "maki_1",
+    "maki_2",
+    "maki_3",
+    "egg",
+    "salmon",
+    "squid",
+    "wasabi",
+    "pudding",
+    "chopsticks",
+)
+
+# The original 108-card deck (seed 000).
+DECK: Final = MappingProxyType(
+    {
+        "tempura": 14,
+        "sashimi": 14,
+        "dumpling": 14,
+        "maki_1": 6,
+        "maki_2": 12,
+        "maki_3": 8,
+        "egg": 5,
+        "salmon": 10,
+        "squid": 5,
+        "wasabi": 6,
+        "pudding": 10,
+        "chopsticks": 4,
+    }
+)
+DECK_SIZE: Final[int] = sum(DECK.values())
+
+NIGIRI: Final[tuple[str, ...]] = ("egg", "salmon", "squid")
+# A stack key names the nigiri lying on a wasabi.
+STACKS: Final = MappingProxyType({f"{n}_on_wasabi": n for n in NIGIRI})
+
+# Cards dealt to each player per round, by player count.
+HAND_SIZE: Final = MappingProxyType({2: 10, 3: 9, 4: 8, 5: 7})
+MIN_PLAYERS: Final[int] = 2
+MAX_PLAYERS: Final[int] = 5
