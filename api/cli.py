@@ -1,0 +1,40 @@
+"""`sushigo`: the one command-line entry point. Each package registers its own commands."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+
+def build_parser() -> argparse.ArgumentParser:
+    # Each commands module imports only argparse-level things; heavy work is imported
+    # inside the handlers so that `sushigo --help` stays instant.
+    from api import commands as api_commands
+    from datasets import commands as dataset_commands
+    from vision import commands as vision_commands
+
+    parser = argparse.ArgumentParser(prog="sushigo", description="Score Sushi Go! from photos.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    vision_commands.register(sub)
+    dataset_commands.register(sub)
+    api_commands.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.handler(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+    except (ValueError, OSError) as error:
+        # Domain errors (bad tally, unreadable photo, missing file) subclass these: the
+        # user gets one line naming the problem, not a traceback.
+        print(f"sushigo {args.command}: error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
