@@ -1,0 +1,288 @@
+"""Photos as phones make them: bytes in, an upright BGR image of a workable size out.
+
+Phone photos are large (12 MP and up), stored sideways with an EXIF orientation tag, and
+come as JPEG, HEIC, PNG or WebP. The detector needs about a megapixel, so the decoder
+asks libjpeg for a DCT-scaled reduced image (1/2, 1/4 or 1/8) instead of decoding every
+pixel and throwing most of them away; other formats are decoded and then shrunk.
+
+Every limit is checked from the header before any pixel is decoded, so that a small file
+claiming a huge image (a decompression bomb) costs nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import math
+import os
+from dataclasses import dataclass
+from typing import Final, Literal
+
+import cv2
+import numpy as np
+from PIL import Image, UnidentifiedImageError
+
+Reason = Literal["not_an_image", "truncated", "too_many_pixels", "too_large", "unsupported"]
+
+# PIL's format names. MPO is what PIL calls the multi-picture JPEGs many phones write.
+JPEG_FORMATS: Final[frozenset[str]] = frozenset({"JPEG", "MPO"})
+SUPPORTED_FORMATS: Final[frozenset[str]] = JPEG_FORMATS | {"PNG", "WEBP", "HEIF"}
+
+_EXIF_ORIENTATION: Final[int] = 0x0112
+_JPEG_REDUCTIONS: Final[tuple[int, ...]] = (8, 4, 2)
+_CV2_REDUCED_FLAG: Final[dict[int, int]] = {
+    2: cv2.IMREAD_REDUCED_COLOR_2,
+    4: cv2.IMREAD_REDUCED_COLOR_4,
+    8: cv2.IMREAD_REDUCED_COLOR_8,
+}
+# Magic numbers of the formats we read; used only to tell "truncated" from "not an image"
+# when PIL cannot even parse the header.
+_SIGNATURES: Final[tuple[bytes, ...]] = (b"\xff\xd8\xff", b"\x89PNG\r\n\x1a\n", b"RIFF")
+
+
+class PhotoError(ValueError):
+    """A photo that cannot be used, with a machine-readable `reason`.
+
+    reason is one of: "not_an_image", "truncated", "too_many_pixels", "too_large",
+    "unsupported". The message says what was wrong in words a user can act on.
+    """
+
+    def __init__(self, reason: Reason, message: str) -> None:
+        super().__init__(message)
+        self.reason: Reason = reason
+
+
+@dataclass(frozen=True)
+class Photo:
+    """A decoded photo.
+
+    image: BGR uint8 (H, W, 3), upright (EXIF orientation applied), possibly reduced.
+    original_size: (width, height) of the full-resolution photo, upright.
+    scale: original pixels per decoded pixel (>= 1); multiply coordinates found in
+        `image` by it to get coordinates in the original photo.
+    """
+
+    image: np.ndarray
+    original_size: tuple[int, int]
+    scale: float
+
+    def __post_init__(self) -> None:
+        if self.image.ndim != 3 or self.image.shape[2] != 3 or self.image.dtype != np.uint8:
+            raise ValueError(
+                f"image must be (H, W, 3) uint8, got {self.image.shape} {self.image.dtype}"
+            )
+        if self.scale < 1:
+            raise ValueError(f"scale must be >= 1, got {self.scale}")
+
+
+def load_photo(
+    data: bytes,
+    *,
+    max_bytes: int = 25_000_000,
+    max_pixels: int = 50_000_000,
+    min_long_side: int = 1000,
+) -> Photo:
+    """Decode a phone photo (JPEG, PNG, WebP, HEIC/HEIF) into an upright BGR image.
+
+    The decoded image keeps its long side at least `min_long_side` pixels (unless the
+    photo is smaller than that) and is reduced when the photo is much larger.
+    Raises PhotoError for anything that is not a usable photo; never decodes more than
+    the header of a photo over `max_pixels`.
+    """
+    if not data:
+        raise PhotoError("not_an_image", "the file is empty")
+    if len(data) > max_bytes:
+        raise _too_large(len(data), max_bytes)
+    header = _open_header(data)
+    _check_header(header, max_pixels)
+    orientation = _orientation(header)
+    if header.format in JPEG_FORMATS:
+        image, scale = _decode_jpeg(data, header, min_long_side)
+    else:
+        image = _decode_with_pillow(header)
+        scale = 1.0
+    image = orient(image, orientation)
+    image, scale = _shrink(image, scale, min_long_side)
+    width, height = header.size
+    original = (height, width) if orientation >= 5 else (width, height)
+    return Photo(image=image, original_size=original, scale=scale)
+
+
+def load_photo_file(
+    path: str | os.PathLike[str],
+    *,
+    max_bytes: int = 25_000_000,
+    max_pixels: int = 50_000_000,
+    min_long_side: int = 1000,
+) -> Photo:
+    """`load_photo` on a file; an oversized file is refused before it is read."""
+    size = os.path.getsize(path)
+    if size > max_bytes:
+        raise _too_large(size, max_bytes)
+    with open(path, "rb") as file:
+        data = file.read()
+    return load_photo(data, max_bytes=max_bytes, max_pixels=max_pixels, min_long_side=min_long_side)
+
+
+def orient(image: np.ndarray, orientation: int) -> np.ndarray:
+    """Turn a stored image the right way up for an EXIF orientation tag (1-8).
+
+    Tags 5-8 store the picture transposed (row 0 is a side of the scene); after undoing
+    the transpose every tag is one of the four flips.
+    """
+    if orientation not in range(1, 9):
+        return image  # a nonsense tag: show the pixels as stored rather than guess
+    if orientation >= 5:
+        image = image.transpose(1, 0, 2)
+    flip_rows, flip_cols = {
+        1: (False, False),
+        2: (False, True),
+        3: (True, True),
+        4: (True, False),
+        5: (False, False),
+        6: (False, True),
+        7: (True, True),
+        8: (True, False),
+    }[orientation]
+    if flip_rows:
+        image = image[::-1]
+    if flip_cols:
+        image = image[:, ::-1]
+    return np.ascontiguousarray(image)
+
+
+def jpeg_reduction(width: int, height: int, min_long_side: int) -> int:
+    """The largest libjpeg scale denominator (8, 4, 2 or 1) keeping the long side."""
+    long_side = max(width, height)
+    for factor in _JPEG_REDUCTIONS:
+        if math.ceil(long_side / factor) >= min_long_side:
+            return factor
+    return 1
+
+
+def _too_large(size: int, max_bytes: int) -> PhotoError:
+    return PhotoError("too_large", f"the file is {size:,} bytes; the limit is {max_bytes:,} bytes")
+
+
+def _open_header(data: bytes) -> Image.Image:
+    """PIL's lazy open: parses the header (size, format, EXIF) without decoding pixels."""
+    if data[4:8] == b"ftyp":
+        _register_heif()
+    try:
+        return Image.open(io.BytesIO(data))
+    except Image.DecompressionBombError as error:
+        # PIL refuses on its own beyond twice its MAX_IMAGE_PIXELS; same meaning as ours.
+        raise PhotoError("too_many_pixels", f"the image has too many pixels: {error}") from None
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as error:
+        if data.startswith(_SIGNATURES) or data[4:8] == b"ftyp":
+            raise PhotoError(
+                "truncated", "the image is truncated or corrupt: its header is unreadable"
+            ) from error
+        raise PhotoError("not_an_image", "the file is not an image") from None
+
+
+@functools.cache
+def _register_heif() -> None:
+    # Imported only when a HEIF container shows up: most photos never need it.
+    import pillow_heif
+
+    pillow_heif.register_heif_opener()
+
+
+def _check_header(header: Image.Image, max_pixels: int) -> None:
+    if header.format not in SUPPORTED_FORMATS:
+        names = "JPEG, PNG, WebP, HEIC"
+        raise PhotoError(
+            "unsupported", f"{header.format or 'this'} images are not supported; send {names}"
+        )
+    width, height = header.size
+    if width < 1 or height < 1:
+        raise PhotoError("not_an_image", f"the image claims an empty size {width}x{height}")
+    if width * height > max_pixels:
+        raise PhotoError(
+            "too_many_pixels",
+            f"the image is {width}x{height} = {width * height:,} pixels; "
+            f"the limit is {max_pixels:,}",
+        )
+
+
+def _orientation(header: Image.Image) -> int:
+    """The EXIF orientation tag, 1 when absent or unreadable.
+
+    pillow-heif applies HEIF's own rotation on decode and reports the tag as 1, so
+    HEIC photos are never rotated twice.
+    """
+    try:
+        value = header.getexif().get(_EXIF_ORIENTATION, 1)
+    except Exception:  # a malformed EXIF block must not cost the photo itself
+        return 1
+    return value if isinstance(value, int) and 1 <= value <= 8 else 1
+
+
+def _decode_jpeg(data: bytes, header: Image.Image, min_long_side: int) -> tuple[np.ndarray, float]:
+    """Reduced DCT decode: a 12 MP photo is decoded at 1/4 scale, never in full.
+
+    OpenCV is the fast path. It is told to ignore EXIF orientation (it would otherwise
+    rotate JPEGs itself, and we rotate every format in one place). A JPEG that does not
+    end in an EOI marker is either truncated or carries a trailer after its image;
+    OpenCV builds cannot be trusted to tell those apart (older ones return a half-grey
+    image), so those and anything OpenCV rejects go through PIL, which raises on
+    truncation.
+    """
+    factor = jpeg_reduction(*header.size, min_long_side)
+    image = None
+    if data.rstrip(b"\x00").endswith(b"\xff\xd9"):
+        flags = _CV2_REDUCED_FLAG.get(factor, cv2.IMREAD_COLOR) | cv2.IMREAD_IGNORE_ORIENTATION
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), flags)
+    if image is None:
+        width, height = header.size
+        header.draft("RGB", (math.ceil(width / factor), math.ceil(height / factor)))
+        image = _decode_with_pillow(header)
+    return image, float(factor)
+
+
+def _decode_with_pillow(header: Image.Image) -> np.ndarray:
+    try:
+        header.load()
+        return _to_bgr(header)
+    except PhotoError:
+        raise
+    except Exception as error:  # decoders raise anything from OSError to struct.error
+        raise PhotoError("truncated", f"the image is truncated or corrupt ({error})") from error
+
+
+def _to_bgr(image: Image.Image) -> np.ndarray:
+    """Any PIL mode as BGR uint8: 16-bit scaled down, alpha flattened onto white."""
+    if image.mode.startswith("I") or image.mode == "F":
+        gray = _gray_to_uint8(np.asarray(image), image.mode)
+        return cv2.cvtColor(gray, cv2.COLOR_GRAY2BGR)
+    if image.mode in ("RGBA", "LA", "PA", "La", "RGBa") or "transparency" in image.info:
+        rgba = np.asarray(image.convert("RGBA"), dtype=np.float32)
+        # Transparent pixels hold arbitrary colour; white is what a viewer shows.
+        alpha = rgba[..., 3:] / 255.0
+        rgb = rgba[..., :3] * alpha + 255.0 * (1.0 - alpha)
+        return cv2.cvtColor(np.round(rgb).astype(np.uint8), cv2.COLOR_RGB2BGR)
+    rgb = np.asarray(image.convert("RGB"))
+    return cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR)
+
+
+def _gray_to_uint8(values: np.ndarray, mode: str) -> np.ndarray:
+    if mode == "F":
+        return np.clip(np.round(values), 0, 255).astype(np.uint8)
+    # PIL's integer modes hold 16-bit PNG samples (0..65535).
+    return np.clip(np.round(values.astype(np.float32) / 257.0), 0, 255).astype(np.uint8)
+
+
+def _shrink(image: np.ndarray, scale: float, min_long_side: int) -> tuple[np.ndarray, float]:
+    """Area-average a photo much larger than needed down to `min_long_side`.
+
+    Only beyond twice the target: a resize costs time and, near the target, buys little.
+    """
+    height, width = image.shape[:2]
+    long_side = max(width, height)
+    if long_side <= 2 * min_long_side:
+        return image, scale
+    factor = long_side / min_long_side
+    size = (max(1, round(width / factor)), max(1, round(height / factor)))
+    small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    return small, scale * long_side / max(size)
