@@ -366,3 +366,11 @@ def test_damaged_photos_never_crash(cut: int, flips: list[tuple[int, int]]) -> N
         assert error.reason in {"not_an_image", "truncated", "unsupported", "too_many_pixels"}
     else:
         assert result.image.dtype == np.uint8 and result.image.ndim == 3
+
+
+def test_decode_benchmark_smoke(capsys) -> None:
+    """The benchmark's code path cannot rot: one run of each side."""
+    from benchmarks import bench_decode
+
+    bench_decode.main(["--runs", "1"])
+    assert "faster" in capsys.readouterr().out
