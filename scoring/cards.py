@@ -67,3 +67,21 @@ STACKS: Final = MappingProxyType({f"{n}_on_wasabi": n for n in NIGIRI})
 HAND_SIZE: Final = MappingProxyType({2: 10, 3: 9, 4: 8, 5: 7})
 MIN_PLAYERS: Final[int] = 2
 MAX_PLAYERS: Final[int] = 5
+
+# Each printed card as a person reads it in a message.
+KIND_NAMES: Final = MappingProxyType(
+    {
+        "tempura": "tempura",
+        "sashimi": "sashimi",
+        "dumpling": "dumpling",
+        "maki_1": "one-icon maki",
+        "maki_2": "two-icon maki",
+        "maki_3": "three-icon maki",
+        "egg": "egg nigiri",
+        "salmon": "salmon nigiri",
+        "squid": "squid nigiri",
+        "wasabi": "wasabi",
+        "pudding": "pudding",
+        "chopsticks": "chopsticks",
+    }
+)
