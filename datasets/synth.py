@@ -1,0 +1,69 @@
+"""`sushigo synth`: many scenes, in parallel, byte-identical for a seed."""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+
+from datasets.faces import FacePool
+from datasets.scene import Scene, make_scene
+from datasets.yolo_format import prepare, split_of, write_scene
+
+_pool: FacePool | None = None
+
+
+def face_pool(seed: int, faces_dir: Path | None = None, mix_rendered: bool = True) -> FacePool:
+    """Rendered faces (seeded), real scans from `faces_dir`, or both."""
+    if faces_dir is None:
+        return FacePool.rendered(seed, per_kind=10)
+    scans = FacePool.from_dir(faces_dir)
+    return FacePool.rendered(seed, per_kind=10).merged(scans) if mix_rendered else scans
+
+
+def scene_rng(seed: int, index: int) -> np.random.Generator:
+    # One stream per image: the output does not depend on the number of workers.
+    return np.random.default_rng([seed, index])
+
+
+def _init(seed: int, faces_dir: str | None, mix: bool) -> None:
+    global _pool
+    _pool = face_pool(seed, Path(faces_dir) if faces_dir else None, mix)
+
+
+def _make(args: tuple[int, int, int]) -> tuple[int, Scene]:
+    seed, index, size = args
+    assert _pool is not None
+    return index, make_scene(scene_rng(seed, index), _pool, size=size)
+
+
+def generate(
+    seed: int, count: int, size: int, *, workers: int | None = None,
+    faces_dir: Path | None = None, mix_rendered: bool = True, start: int = 0,
+) -> Iterator[tuple[int, Scene]]:
+    """Yield (index, scene) for indices start..start+count-1, in order."""
+    workers = workers or min(2, os.cpu_count() or 1)
+    tasks = [(seed, i, size) for i in range(start, start + count)]
+    init_args = (seed, str(faces_dir) if faces_dir else None, mix_rendered)
+    if workers <= 1:
+        _init(*init_args)
+        yield from map(_make, tasks)
+        return
+    with mp.get_context("fork").Pool(workers, initializer=_init, initargs=init_args) as pool:
+        yield from pool.imap(_make, tasks, chunksize=4)
+
+
+def write_dataset(
+    out: Path, *, images: int, seed: int, size: int = 640, workers: int | None = None,
+    faces_dir: Path | None = None, mix_rendered: bool = True, progress: bool = True,
+) -> Path:
+    from tqdm import tqdm
+
+    prepare(out)
+    scenes = generate(seed, images, size, workers=workers, faces_dir=faces_dir, mix_rendered=mix_rendered)
+    for index, scene in tqdm(scenes, total=images, disable=not progress, desc="synth", unit="img"):
+        write_scene(out, split_of(index, images), f"{index:06d}", scene)
+    return out

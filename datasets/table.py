@@ -1,0 +1,150 @@
+"""Table surfaces and the clutter on them, drawn in table coordinates (one px per `ppm` mm).
+
+Every surface is procedural and seeded, so no two are the same: wood, cloth, marble,
+painted boards and paper. The clutter (the face-down draw pile, a cup, coins, pencils, a
+score sheet) is what a real table shows and what the detector must learn not to count.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+SURFACES = ("wood", "cloth", "marble", "painted", "paper")
+
+
+def _smooth_noise(rng: np.random.Generator, h: int, w: int, cells: int) -> np.ndarray:
+    """Band-limited noise in [-1, 1]: random values on a coarse grid, upsampled."""
+    gh = max(2, int(cells * h / max(h, w)) + 2)
+    gw = max(2, int(cells * w / max(h, w)) + 2)
+    grid = rng.uniform(-1, 1, (gh, gw)).astype(np.float32)
+    return cv2.resize(grid, (w, h), interpolation=cv2.INTER_CUBIC)
+
+
+def _tint(rng: np.random.Generator, base: tuple[int, int, int], spread: int) -> np.ndarray:
+    return np.clip(np.array(base) + rng.integers(-spread, spread + 1, 3), 0, 255).astype(np.float32)
+
+
+def _muted(rng: np.random.Generator) -> np.ndarray:
+    """A table colour: any hue, but closer to grey than a card's face colour."""
+    hue = rng.integers(20, 235, 3).astype(np.float32)
+    grey = hue.mean()
+    return grey + (hue - grey) * rng.uniform(0.2, 0.7)
+
+
+def surface(rng: np.random.Generator, h: int, w: int, kind: str | None = None) -> np.ndarray:
+    """A table surface, BGR uint8, h x w px."""
+    kind = kind or str(rng.choice(SURFACES))
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    if kind == "wood":
+        base = _tint(rng, (50, 95, 150), 40)
+        angle = rng.uniform(0, math.pi)
+        u = xx * math.cos(angle) + yy * math.sin(angle)
+        warp = _smooth_noise(rng, h, w, 6) * rng.uniform(10, 40)
+        period = rng.uniform(6, 25) * max(h, w) / 600
+        grain = np.sin((u + warp) / period * 2 * math.pi) * 0.5 + 0.5
+        fine = _smooth_noise(rng, h, w, 120) * 0.15
+        shade = 0.75 + 0.3 * grain[..., None] + fine[..., None]
+        img = base * shade
+        if rng.random() < 0.5:  # plank seams
+            spacing = rng.uniform(0.15, 0.4) * max(h, w)
+            seam = (np.mod(u, spacing) < max(1.0, spacing * 0.01)).astype(np.float32)
+            img *= (1 - 0.5 * seam)[..., None]
+    elif kind == "cloth":
+        base = _muted(rng)
+        period = rng.uniform(2.0, 5.0)
+        weave = (np.sin(xx / period * math.pi) * np.sin(yy / period * math.pi)) * 0.06
+        img = base * (0.9 + weave[..., None] + 0.08 * _smooth_noise(rng, h, w, 40)[..., None])
+    elif kind == "marble":
+        base = _tint(rng, (225, 225, 222), 20)
+        turb = sum(_smooth_noise(rng, h, w, c) / (i + 1) for i, c in enumerate((4, 9, 20)))
+        veins = np.abs(np.sin((xx * 0.01 + yy * 0.006) * rng.uniform(1, 4) + turb * 3.0))
+        img = base * (0.75 + 0.25 * veins[..., None] ** 0.3)
+    elif kind == "painted":
+        base = _muted(rng)
+        strokes = _smooth_noise(rng, h, max(2, w // 40), 30)
+        strokes = cv2.resize(strokes, (w, h)) * 0.05
+        img = base * (0.95 + strokes[..., None] + 0.05 * _smooth_noise(rng, h, w, 5)[..., None])
+    else:  # paper / kraft
+        base = _tint(rng, (200, 215, 225) if rng.random() < 0.5 else (120, 160, 195), 15)
+        fibres = _smooth_noise(rng, h, w, 200) * 0.04
+        img = base * (0.94 + fibres[..., None] + 0.04 * _smooth_noise(rng, h, w, 6)[..., None])
+    speckle = rng.normal(0, 3, (h, w, 1)).astype(np.float32)
+    return np.clip(img + speckle, 0, 255).astype(np.uint8)
+
+
+def _rot_rect(cx: float, cy: float, w: float, h: float, angle: float) -> np.ndarray:
+    c, s = math.cos(angle), math.sin(angle)
+    pts = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
+    return (pts @ np.array([[c, s], [-s, c]]) + [cx, cy]).astype(np.int32)
+
+
+def draw_clutter(
+    img: np.ndarray,
+    rng: np.random.Generator,
+    ppm: float,
+    keep_out: tuple[float, float, float, float],
+) -> list[str]:
+    """Draw 0-4 objects that are not collection cards, outside `keep_out` (px box)."""
+    h, w = img.shape[:2]
+    kx0, ky0, kx1, ky1 = keep_out
+    drawn: list[str] = []
+    for _ in range(int(rng.integers(0, 5))):
+        what = str(rng.choice(["draw_pile", "cup", "coins", "pencil", "score_sheet"]))
+        size = {"draw_pile": 95, "cup": 90, "coins": 40, "pencil": 170, "score_sheet": 210}[what] * ppm
+        for _ in range(20):
+            cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+            if cx + size / 2 < kx0 or cx - size / 2 > kx1 or cy + size / 2 < ky0 or cy - size / 2 > ky1:
+                break
+        else:
+            continue
+        angle = rng.uniform(0, math.pi)
+        if what == "draw_pile":
+            back = tuple(int(v) for v in _tint(rng, (140, 70, 40), 30))
+            for k in range(int(rng.integers(3, 8)), 0, -1):
+                quad = _rot_rect(cx + k * 0.6 * ppm, cy + k * 0.6 * ppm, 63 * ppm, 88 * ppm, angle)
+                cv2.fillConvexPoly(img, quad, (200, 200, 200), cv2.LINE_AA)
+            quad = _rot_rect(cx, cy, 63 * ppm, 88 * ppm, angle)
+            cv2.fillConvexPoly(img, quad, back, cv2.LINE_AA)
+            inner = _rot_rect(cx, cy, 50 * ppm, 75 * ppm, angle)
+            cv2.polylines(img, [inner], True, (230, 220, 200), max(1, int(2 * ppm)), cv2.LINE_AA)
+            cv2.circle(img, (int(cx), int(cy)), int(14 * ppm), (60, 200, 240), -1, cv2.LINE_AA)
+        elif what == "cup":
+            colour = tuple(int(v) for v in _tint(rng, (200, 200, 200), 55))
+            r = int(40 * ppm)
+            cv2.circle(img, (int(cx + 6 * ppm), int(cy + 6 * ppm)), r, (40, 40, 40), -1, cv2.LINE_AA)
+            cv2.circle(img, (int(cx), int(cy)), r, colour, -1, cv2.LINE_AA)
+            inside = tuple(int(v * 0.55) for v in colour) if rng.random() < 0.5 else (30, 50, 70)
+            cv2.circle(img, (int(cx), int(cy)), int(r * 0.82), inside, -1, cv2.LINE_AA)
+            hx, hy = cx + math.cos(angle) * r * 1.2, cy + math.sin(angle) * r * 1.2
+            cv2.circle(img, (int(hx), int(hy)), int(r * 0.3), colour, max(2, int(4 * ppm)), cv2.LINE_AA)
+        elif what == "coins":
+            for _ in range(int(rng.integers(1, 6))):
+                colour = (60, 150, 190) if rng.random() < 0.5 else (170, 170, 165)
+                c = (int(cx + rng.uniform(-25, 25) * ppm), int(cy + rng.uniform(-25, 25) * ppm))
+                cv2.circle(img, c, int(rng.uniform(8, 13) * ppm), colour, -1, cv2.LINE_AA)
+                cv2.circle(img, c, int(rng.uniform(5, 7) * ppm), tuple(int(v * 0.8) for v in colour), 1,
+                           cv2.LINE_AA)
+        elif what == "pencil":
+            colour = tuple(int(v) for v in _tint(rng, (40, 200, 230), 40))
+            body = _rot_rect(cx, cy, 170 * ppm, 7 * ppm, angle)
+            cv2.fillConvexPoly(img, body, colour, cv2.LINE_AA)
+            tip = np.array([[cx + math.cos(angle) * 85 * ppm, cy + math.sin(angle) * 85 * ppm],
+                            [cx + math.cos(angle) * 100 * ppm, cy + math.sin(angle) * 100 * ppm]])
+            cv2.line(img, tuple(tip[0].astype(int)), tuple(tip[1].astype(int)), (150, 190, 220),
+                     max(1, int(5 * ppm)), cv2.LINE_AA)
+        else:  # score sheet with a grid and scribbled numbers
+            sheet = _rot_rect(cx, cy, 150 * ppm, 210 * ppm, angle * 0.2)
+            cv2.fillConvexPoly(img, sheet, (240, 242, 245), cv2.LINE_AA)
+            x0, y0 = sheet.min(0)
+            x1, y1 = sheet.max(0)
+            for gy in np.linspace(y0 + 15 * ppm, y1 - 10 * ppm, 8):
+                cv2.line(img, (int(x0 + 10 * ppm), int(gy)), (int(x1 - 10 * ppm), int(gy)), (180, 160, 150), 1)
+            for gy in np.linspace(y0 + 30 * ppm, y1 - 20 * ppm, 6):
+                cv2.putText(img, str(int(rng.integers(0, 60))), (int(x0 + rng.uniform(15, 90) * ppm), int(gy)),
+                            cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, 0.5 * ppm * 2, (120, 60, 30), max(1, int(ppm)),
+                            cv2.LINE_AA)
+        drawn.append(what)
+    return drawn

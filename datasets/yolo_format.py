@@ -1,0 +1,101 @@
+"""Writing and reading the YOLO dataset: images/, labels/ (one line per card), tallies/.
+
+Detector labels use the twelve card kinds (scoring.cards.CARD_KINDS order); the detector may
+train on them as one class (`single_cls`). Each image also gets a JSON with its ground truth:
+the contract tally, player count, hand size, the photo's conditions and every card.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from datasets.scene import Scene
+from scoring.cards import CARD_KINDS
+
+SPLITS = ("train", "val", "test")
+KIND_ID = {kind: i for i, kind in enumerate(CARD_KINDS)}
+
+
+def split_of(index: int, n: int) -> str:
+    """80/10/10 by position, so a dataset's split never depends on how it was made."""
+    if n < 10:
+        return "train" if index < max(1, n - 2) else ("val" if index == n - 2 else "test")
+    frac = index / n
+    return "train" if frac < 0.8 else ("val" if frac < 0.9 else "test")
+
+
+def scene_record(scene: Scene) -> dict[str, Any]:
+    return {
+        "players": scene.collection.players,
+        "hand_size": scene.collection.hand_size,
+        "tally": scene.tally(),
+        "meta": scene.meta,
+        "cards": [
+            {
+                "kind": c.kind,
+                "box": [round(v, 1) for v in c.box],
+                "quad": [[round(float(x), 1), round(float(y), 1)] for x, y in c.quad],
+                "visible": round(c.visible, 3),
+                "on_wasabi": c.on_wasabi,
+            }
+            for c in scene.cards
+        ],
+    }
+
+
+def label_lines(scene: Scene) -> list[str]:
+    h, w = scene.image.shape[:2]
+    lines = []
+    for c in scene.cards:
+        x1, y1, x2, y2 = c.box
+        lines.append(
+            f"{KIND_ID[c.kind]} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} "
+            f"{(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}"
+        )
+    return lines
+
+
+def write_scene(root: Path, split: str, name: str, scene: Scene) -> None:
+    (root / "images" / split / f"{name}.jpg").write_bytes(scene.jpeg)
+    (root / "labels" / split / f"{name}.txt").write_text("\n".join(label_lines(scene)) + "\n")
+    (root / "tallies" / split / f"{name}.json").write_text(
+        json.dumps(scene_record(scene), sort_keys=True, indent=1)
+    )
+
+
+def prepare(root: Path) -> None:
+    for part in ("images", "labels", "tallies"):
+        for split in SPLITS:
+            (root / part / split).mkdir(parents=True, exist_ok=True)
+    data = {
+        "path": str(root.resolve()),
+        "train": "images/train",
+        "val": "images/val",
+        "test": "images/test",
+        "names": dict(enumerate(CARD_KINDS)),
+    }
+    (root / "data.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
+
+
+@dataclass(frozen=True)
+class LabelledImage:
+    """One image of a dataset as read back: its path, boxes and ground truth."""
+
+    image: Path
+    boxes: list[tuple[str, float, float, float, float]]  # kind, x1 y1 x2 y2 (px)
+    truth: dict[str, Any]
+
+
+def read_split(root: Path, split: str) -> list[LabelledImage]:
+    """Read back what write_scene wrote (boxes in pixels, from the JSON record)."""
+    items = []
+    for image in sorted((root / "images" / split).glob("*.jpg")):
+        record = json.loads((root / "tallies" / split / f"{image.stem}.json").read_text())
+        boxes = [(c["kind"], *c["box"]) for c in record["cards"]]
+        items.append(LabelledImage(image, boxes, record))
+    return items

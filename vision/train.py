@@ -1,0 +1,86 @@
+"""Training the two models, fully offline: the card detector (ultralytics YOLO from a model
+YAML, no pretrained weights) and the card classifier (vision/classifier.py).
+
+Nothing here may wait on a download: YOLO_OFFLINE is set before ultralytics is imported,
+plots (which fetch a font) and the AMP check (which fetches weights) are off.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+MODELS_DIR = Path(__file__).parent / "models"
+DEFAULT_DETECTOR_YAML = MODELS_DIR / "cardnet-p.yaml"
+
+
+@dataclass(frozen=True)
+class DetectorTraining:
+    data: Path  # a data.yaml written by `sushigo synth`
+    out: Path = Path("runs/detector")
+    model: Path = DEFAULT_DETECTOR_YAML
+    imgsz: int = 416
+    epochs: int = 15
+    batch: int = 16
+    threads: int = 2
+    mosaic: float = 0.3
+    cache: bool = True
+    fraction: float = 1.0
+    seed: int = 0
+
+
+def _offline() -> None:
+    os.environ["YOLO_OFFLINE"] = "1"
+    os.environ.setdefault("YOLO_VERBOSE", "True")
+
+
+def _log_to(path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handler = logging.FileHandler(path)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
+    logging.getLogger("ultralytics").addHandler(handler)
+
+
+def train_detector(cfg: DetectorTraining, *, resume: bool = False) -> Path:
+    """Train (or resume) the card detector; returns the path of the best weights."""
+    _offline()
+    import torch
+    from ultralytics.models.yolo.detect import DetectionTrainer
+
+    threads = cfg.threads
+
+    class Trainer(DetectionTrainer):
+        # Ultralytics pins torch to (cores - 1) threads; on two cores two threads train
+        # about 1.5x faster (vision/README.md), so restore them after its setup.
+        def _setup_train(self) -> None:
+            super()._setup_train()
+            torch.set_num_threads(threads)
+
+    run_dir = cfg.out.resolve()
+    last = run_dir / "weights" / "last.pt"
+    _log_to(run_dir.parent / f"{run_dir.name}.log")
+    if resume and last.exists():
+        overrides = {"resume": str(last)}
+    else:
+        overrides = dict(
+            model=str(cfg.model), data=str(cfg.data.resolve()), epochs=cfg.epochs, imgsz=cfg.imgsz,
+            batch=cfg.batch, workers=0, device="cpu", pretrained=False, amp=False, plots=False,
+            single_cls=True, fliplr=0.0, mosaic=cfg.mosaic, close_mosaic=max(1, cfg.epochs // 5),
+            warmup_epochs=1.0, degrees=0.0, scale=0.3, translate=0.1, cache="ram" if cfg.cache else False,
+            fraction=cfg.fraction, project=str(run_dir.parent), name=run_dir.name, exist_ok=True,
+            seed=cfg.seed, deterministic=False, verbose=True, patience=100,
+        )
+    trainer = Trainer(overrides=overrides)
+    trainer.train()
+    best = Path(trainer.best)
+    return best if best.exists() else Path(trainer.last)
+
+
+def ship(weights: Path, dest: Path) -> Path:
+    """Copy trained weights into the package (vision/weights/) under a stable name."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(weights, dest)
+    return dest
