@@ -77,7 +77,7 @@ def test_rules_defaults_and_keyword_only_options() -> None:
     rules = GameRules(4)
     assert (rules.rounds, rules.pass_both_ways) == (3, False)
     with pytest.raises(TypeError):
-        GameRules(4, 3)  # type: ignore[misc]
+        GameRules(4, 3)  # type: ignore[call-arg]
     with pytest.raises(dataclasses.FrozenInstanceError):
         rules.rounds = 4  # type: ignore[misc]
     assert rules.to_dict() == {"players": 4, "rounds": 3, "pass_both_ways": False, "hand_size": 8}

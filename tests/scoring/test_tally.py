@@ -30,7 +30,7 @@ def test_tally_is_frozen_and_keyword_only() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         tally.tempura = 2  # type: ignore[misc]
     with pytest.raises(TypeError):
-        Tally(1)  # type: ignore[misc]
+        Tally(1)  # type: ignore[call-arg]
 
 
 def test_from_mapping_missing_keys_are_zero() -> None:
