@@ -17,6 +17,8 @@ def tally_count(key: str, value: object, *, player: int | None = None) -> int:
     Any integer type is accepted (int, numpy integers: anything with `__index__`); floats,
     strings, None and bools are refused, never rounded or parsed.
     """
+    if type(value) is int and value >= 0:  # the common case, kept fast
+        return value
     if isinstance(value, bool):
         raise InvalidTallyError(
             key, value, "a count must be a whole number, not true/false", player=player

@@ -300,7 +300,10 @@ def _game_findings(
             for tally in tallies:
                 used.update(_check_tally(tally).kinds_used())
             continue
-        findings += _round_findings(tallies, round=index, names=names)
+        round_findings = _round_findings(tallies, round=index, names=names)
+        if rules is None:  # the player count is already reported for the whole game
+            round_findings = [f for f in round_findings if f[0].code != ProblemCode.PLAYER_COUNT]
+        findings += round_findings
         for tally in tallies:
             used.update(tally.kinds_used())
     flagged = {p.category for p, _ in findings if p.code == ProblemCode.DECK_LIMIT}

@@ -280,3 +280,10 @@ def test_every_error_problem_matches_the_raised_exception() -> None:
         validate_round(tallies, round=0)
     assert str(caught.value) == first.message
     assert caught.value.code == first.code
+
+
+def test_game_with_six_players_reports_the_player_count_once() -> None:
+    problems = check_game([[Tally()] * 6, [Tally()] * 6])
+    assert [(p.code, p.actual, p.round) for p in problems] == [("player_count", 6, None)]
+    with pytest.raises(PlayerCountError):
+        validate_game([[Tally()] * 6])
