@@ -1,0 +1,41 @@
+"""`sushigo serve`: run the HTTP service. uvicorn and the app load only when it runs."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    serve = subparsers.add_parser(
+        "serve",
+        help="run the HTTP service (games, photos, scores; OpenAPI at /docs)",
+        description="Run the HTTP service. Settings not given here come from SUSHIGO_* "
+        "environment variables (SUSHIGO_DATA_DIR, SUSHIGO_DATABASE_URL, SUSHIGO_WEIGHTS, "
+        "SUSHIGO_MAX_UPLOAD_BYTES, SUSHIGO_MAX_PIXELS).",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
+    serve.add_argument("--data-dir", type=Path, help="photos and the SQLite database (./data)")
+    serve.add_argument("--database-url", help="a SQLAlchemy URL instead of SQLite in the data dir")
+    serve.add_argument("--weights", type=Path, help="detector weights (default: the shipped ones)")
+    serve.set_defaults(handler=run_serve)
+
+
+def settings_from(args: argparse.Namespace) -> Any:
+    from api.settings import get_settings
+
+    return get_settings(
+        data_dir=args.data_dir, database_url=args.database_url, weights=args.weights
+    )
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from api.main import create_app
+
+    app = create_app(settings_from(args))
+    uvicorn.run(app, host=args.host, port=args.port)
+    return 0

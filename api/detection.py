@@ -1,0 +1,162 @@
+"""The detector as the service uses it: loaded lazily, once per process, shared by every
+request thread; and the one function that turns a photo into detections in original
+photo pixels.
+
+vision.detector is imported only when the first photo arrives (or /model is asked), so
+that importing or starting the API never loads a model runtime.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from api.errors import DetectorUnavailable
+from vision.detections import Detections
+from vision.labels import DETECTOR_LABELS
+from vision.photo import Photo
+
+Detector = Callable[[np.ndarray], Detections]
+
+
+def detect_photo(detector: Detector, photo: Photo) -> Detections:
+    """Detections of a decoded photo, with boxes in the original (upright) photo's pixels."""
+    return detector(photo.image).scaled(photo.scale)
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    """What the service detects with: the weights file, its hash and the classes."""
+
+    available: bool
+    weights: str | None
+    sha256: str | None
+    classes: list[str]
+    error: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "available": self.available,
+            "weights": self.weights,
+            "sha256": self.sha256,
+            "classes": self.classes,
+            "error": self.error,
+        }
+
+
+class DetectorProvider:
+    """Loads the detector on first use (one load even when requests race) and limits how
+    many detections run at once. A failed load is remembered and reported, not retried
+    on every request; `reset()` forgets it."""
+
+    def __init__(self, weights: Path | None, *, concurrency: int = 2) -> None:
+        self.weights = weights
+        self._lock = threading.Lock()
+        self._slots = threading.BoundedSemaphore(concurrency)
+        self._detector: Detector | None = None
+        self._error: str | None = None
+
+    def get(self) -> Detector:
+        """The detector, loading it if needed; DetectorUnavailable if it cannot load."""
+        if self._detector is not None:
+            return self._limited(self._detector)
+        with self._lock:
+            if self._detector is None and self._error is None:
+                self._load()
+        if self._detector is None:
+            raise DetectorUnavailable(
+                f"the card detector is not available: {self._error}", reason="detector"
+            )
+        return self._limited(self._detector)
+
+    @property
+    def loaded(self) -> bool:
+        return self._detector is not None
+
+    def reset(self) -> None:
+        with self._lock:
+            self._detector = None
+            self._error = None
+
+    def info(self) -> ModelInfo:
+        """What is (or would be) loaded. Loads the detector if nothing tried yet."""
+        try:
+            detector = self.get()
+        except DetectorUnavailable:
+            path = self._weights_path()
+            return ModelInfo(
+                available=False,
+                weights=str(path) if path else None,
+                sha256=_file_sha256(path),
+                classes=list(DETECTOR_LABELS),
+                error=self._error,
+            )
+        inner = getattr(detector, "__wrapped__", detector)
+        path = getattr(inner, "weights", None) or self._weights_path()
+        classes = getattr(inner, "classes", None) or DETECTOR_LABELS
+        sha = getattr(inner, "sha256", None) or _file_sha256(Path(path) if path else None)
+        return ModelInfo(
+            available=True,
+            weights=str(path) if path else None,
+            sha256=sha,
+            classes=list(classes),
+        )
+
+    def _load(self) -> None:
+        try:
+            from vision.detector import load_detector
+
+            self._detector = load_detector(self.weights)
+        except Exception as error:  # any failure to load means "no detector", said once
+            self._error = f"{type(error).__name__}: {error}"
+
+    def _weights_path(self) -> Path | None:
+        if self.weights is not None:
+            return self.weights
+        try:
+            from vision import detector as module
+        except Exception:
+            return None
+        for name in ("DEFAULT_WEIGHTS", "default_weights"):
+            found = getattr(module, name, None)
+            if callable(found):
+                try:
+                    found = found()
+                except Exception:
+                    found = None
+            if found is not None:
+                return Path(found)
+        return None
+
+    def _limited(self, detector: Detector) -> Detector:
+        slots = self._slots
+
+        def run(image: np.ndarray) -> Detections:
+            with slots:
+                return detector(image)
+
+        run.__wrapped__ = detector  # type: ignore[attr-defined]
+        return run
+
+
+_sha_cache: dict[tuple[str, int, int], str] = {}
+
+
+def _file_sha256(path: Path | None) -> str | None:
+    if path is None or not path.is_file():
+        return None
+    stat = path.stat()
+    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+    if key not in _sha_cache:
+        digest = hashlib.sha256()
+        with path.open("rb") as file:
+            for block in iter(lambda: file.read(1 << 20), b""):
+                digest.update(block)
+        _sha_cache[key] = digest.hexdigest()
+    return _sha_cache[key]

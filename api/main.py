@@ -1,0 +1,129 @@
+"""The FastAPI app, built by `create_app(settings)`: routes under /api/v1, the error
+mapping (the one place where domain errors become HTTP status codes), and the web page.
+
+Nothing here loads a model: the detector is loaded by the first request that needs it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import OperationalError
+
+from api.database import create_schema, make_engine, make_sessionmaker
+from api.detection import DetectorProvider
+from api.errors import ApiError
+from api.limits import BodySizeLimit
+from api.routes import collections, detect, games, model, photos, rounds, score
+from api.settings import Settings, get_settings
+from api.storage import PhotoStore
+from scoring import InvalidTallyError, ScoringError
+from vision.photo import PhotoError
+
+API_PREFIX = "/api/v1"
+WEB_DIR = Path(__file__).parent / "web"
+# Multipart framing and the small form fields around a photo.
+FORM_OVERHEAD_BYTES = 64 * 1024
+
+PHOTO_STATUS: dict[str, int] = {
+    "too_large": 413,
+    "too_many_pixels": 413,
+    "not_an_image": 415,
+    "unsupported": 415,
+    "truncated": 422,
+}
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The service over `settings` (default: SUSHIGO_* environment variables).
+
+    Creates the data folder and the database schema if they do not exist yet.
+    """
+    settings = settings or get_settings()
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    engine = make_engine(settings.resolved_database_url)
+    create_schema(engine)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        engine.dispose()
+
+    app = FastAPI(
+        title="sushigo",
+        summary="Score Sushi Go! from photos of each player's cards.",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.engine = engine
+    app.state.sessionmaker = make_sessionmaker(engine)
+    app.state.store = PhotoStore(settings.data_dir)
+    app.state.detectors = DetectorProvider(
+        settings.weights, concurrency=settings.detect_concurrency
+    )
+    app.add_middleware(BodySizeLimit, max_bytes=settings.max_upload_bytes + FORM_OVERHEAD_BYTES)
+    _add_error_handlers(app)
+    for router in (
+        score.router,
+        detect.router,
+        model.router,
+        games.router,
+        rounds.router,
+        collections.router,
+        photos.router,
+    ):
+        app.include_router(router, prefix=API_PREFIX)
+    _add_web(app)
+    return app
+
+
+def _error(status: int, detail: str, **extra: Any) -> JSONResponse:
+    headers = {"Retry-After": "1"} if status == 503 else None
+    return JSONResponse({"detail": detail, **extra}, status_code=status, headers=headers)
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    async def api_error(_: Request, error: Exception) -> Response:
+        assert isinstance(error, ApiError)
+        headers = {"WWW-Authenticate": "Bearer"} if error.status_code == 401 else None
+        response = _error(error.status_code, error.message, **error.extra)
+        if headers:
+            response.headers.update(headers)
+        return response
+
+    async def scoring_error(_: Request, error: Exception) -> Response:
+        assert isinstance(error, ScoringError)
+        extra: dict[str, Any] = {"code": error.code}
+        if isinstance(error, InvalidTallyError):
+            extra["key"] = error.key
+        return _error(422, str(error), **extra)
+
+    async def photo_error(_: Request, error: Exception) -> Response:
+        assert isinstance(error, PhotoError)
+        return _error(PHOTO_STATUS.get(error.reason, 422), str(error), reason=error.reason)
+
+    async def database_busy(_: Request, error: Exception) -> Response:
+        return _error(503, "the database is busy; try again in a moment", reason="busy")
+
+    app.add_exception_handler(ApiError, api_error)
+    app.add_exception_handler(ScoringError, scoring_error)
+    app.add_exception_handler(PhotoError, photo_error)
+    app.add_exception_handler(OperationalError, database_busy)
+
+
+def _add_web(app: FastAPI) -> None:
+    """The phone page from api/web/ at /, when it is there; else / leads to the docs."""
+    if (WEB_DIR / "index.html").is_file():
+        app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
+        return
+
+    @app.get("/", include_in_schema=False)
+    def root() -> RedirectResponse:
+        return RedirectResponse("/docs")

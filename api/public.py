@@ -1,0 +1,211 @@
+"""The Public shapes built from stored games (what GET and write routes return)."""
+
+from __future__ import annotations
+
+from api import games, review
+from api.errors import Conflict
+from api.games import CollectionView
+from api.models import Game, Photo, Round
+from api.schemas import (
+    BoxPublic,
+    CollectionPublic,
+    CollectionSummary,
+    DetectionPublic,
+    EventPublic,
+    GameCreated,
+    GamePublic,
+    PhotoPublic,
+    PlayerPublic,
+    ProblemPublic,
+    RoundEventPublic,
+    RoundPublic,
+    RoundRecordPublic,
+    RoundScorePublic,
+    RoundSummary,
+    StandingsPublic,
+    TallyOut,
+    utc,
+)
+from scoring import GameResult, Tally
+
+PREFIX = "/api/v1"
+
+
+def game_url(game: Game) -> str:
+    return f"{PREFIX}/games/{game.id}"
+
+
+def game_public(game: Game) -> GamePublic:
+    rows = game.round_rows
+    current = next((r.number for r in rows if r.status == games.ROUND_OPEN), None)
+    if any(r.status == games.ROUND_REOPENED for r in rows):
+        status = "fixing"
+    elif current is None:
+        status = "finished"
+    else:
+        status = "playing"
+    return GamePublic(
+        id=game.id,
+        title=game.title,
+        players=[PlayerPublic(seat=p.seat, name=p.name) for p in game.players],
+        rounds=game.rounds,
+        pass_both_ways=game.pass_both_ways,
+        hand_size=games.rules_of(game).hand_size,
+        version=game.version,
+        status=status,
+        current_round=current,
+        round_states=[
+            RoundSummary(number=r.number, status=r.status, version=r.version)  # type: ignore[arg-type]
+            for r in rows
+        ],
+        created_at=utc(game.created_at),
+    )
+
+
+def game_created(game: Game, token: str) -> GameCreated:
+    return GameCreated(**game_public(game).model_dump(), edit_token=token)
+
+
+def photo_public(game: Game, photo: Photo) -> PhotoPublic:
+    base = f"{game_url(game)}/photos/{photo.id}"
+    return PhotoPublic(
+        id=photo.id,
+        sha256=photo.sha256,
+        media_type=photo.media_type,
+        size_bytes=photo.size_bytes,
+        width=photo.width,
+        height=photo.height,
+        detections=[DetectionPublic(**record) for record in photo.detections],
+        author=photo.author,
+        created_at=utc(photo.created_at),
+        image_url=f"{base}/image",
+        annotated_url=f"{base}/annotated.jpg",
+    )
+
+
+def collection_url(view: CollectionView) -> str:
+    return f"{game_url(view.game)}/rounds/{view.round.number}/players/{view.player.seat}"
+
+
+def collection_public(view: CollectionView) -> CollectionPublic:
+    state, assessment = view.state, view.assessment
+    photo = view.photo
+    return CollectionPublic(
+        round=view.round.number,
+        seat=view.player.seat,
+        player=view.player.name,
+        status=state.status,
+        version=view.collection.version,
+        round_status=view.round.status,  # type: ignore[arg-type]
+        photo=None if photo is None else photo_public(view.game, photo),
+        detections=[
+            BoxPublic(
+                id=box.id,
+                label=box.label,
+                confidence=round(box.confidence, 3),
+                box=[round(v, 1) for v in box.box],
+                source=box.source,
+                detected_label=box.detected_label,
+            )
+            for box in state.boxes.values()
+        ],
+        detected_tally=None
+        if assessment.detected is None
+        else TallyOut(**_full(assessment.detected)),
+        counts=dict(state.counts),
+        tally=TallyOut(**assessment.tally.to_dict()),
+        cards=assessment.tally.cards,
+        hand_size=games.rules_of(view.game).hand_size,
+        warnings=assessment.warnings,
+        problems=[ProblemPublic(**games.problem_dict(view.game, p)) for p in assessment.problems],
+        confirmed_tally=None
+        if state.confirmed_tally is None or not state.confirmed
+        else TallyOut(**_full(state.confirmed_tally)),
+        can_undo=review.last_correction(state) is not None,
+        annotated_url=None if photo is None else f"{collection_url(view)}/annotated.jpg",
+    )
+
+
+def _full(counts: dict[str, int]) -> dict[str, int]:
+    return Tally.from_mapping(counts).to_dict()
+
+
+def events_public(view: CollectionView) -> list[EventPublic]:
+    return [
+        EventPublic(
+            seq=event.seq,
+            kind=event.kind,
+            payload=dict(event.payload),
+            author=event.author,
+            created_at=utc(event.created_at),
+            undone=event.seq in view.state.undone,
+        )
+        for event in view.collection.events
+    ]
+
+
+def round_public(game: Game, row: Round, views: list[CollectionView]) -> RoundPublic:
+    confirmed = [v for v in views if v.state.confirmed and v.state.confirmed_tally is not None]
+    problems = []
+    if len(confirmed) == len(views):
+        tallies = [Tally.from_mapping(v.state.confirmed_tally or {}) for v in views]
+        problems = games.round_problems(game, row.number, tallies)
+    else:
+        problems = [p for v in views for p in v.assessment.problems]
+    record = games.latest_record(row)
+    accepts = True
+    try:
+        games.require_open_round(game, row)
+    except Conflict:
+        accepts = False
+    return RoundPublic(
+        number=row.number,
+        status=row.status,  # type: ignore[arg-type]
+        version=row.version,
+        accepts_entries=accepts,
+        collections=[
+            CollectionSummary(
+                seat=v.player.seat,
+                player=v.player.name,
+                status=v.state.status,
+                version=v.collection.version,
+                tally=TallyOut(**v.assessment.tally.to_dict()),
+                cards=v.assessment.tally.cards,
+                photo_id=v.state.photo_id,
+            )
+            for v in views
+        ],
+        problems=[ProblemPublic(**games.problem_dict(game, p)) for p in problems],
+        record=None
+        if record is None
+        else RoundRecordPublic(
+            tallies=[TallyOut(**_full(t)) for t in record.payload["tallies"]],
+            scores=[RoundScorePublic(**s) for s in record.payload["scores"]],
+            problems=[ProblemPublic(**p) for p in record.payload.get("problems", [])],
+            accepted=bool(record.payload.get("accepted", False)),
+            author=record.author,
+            created_at=utc(record.created_at),
+        ),
+        history=[
+            RoundEventPublic(
+                kind=e.kind,  # type: ignore[arg-type]
+                author=e.author,
+                created_at=utc(e.created_at),
+                accepted=bool(e.payload.get("accepted", False)),
+            )
+            for e in row.events
+        ],
+    )
+
+
+def standings_public(game: Game, result: GameResult) -> StandingsPublic:
+    body = result.to_dict()
+    return StandingsPublic(
+        **body,  # type: ignore[arg-type]
+        rounds=game.rounds,
+        reopened=[r.number for r in game.round_rows if r.status == games.ROUND_REOPENED],
+        round_scores=[
+            [RoundScorePublic(**s.to_dict()) for s in r.scores]  # type: ignore[arg-type]
+            for r in result.round_results
+        ],
+    )

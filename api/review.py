@@ -1,0 +1,213 @@
+"""A collection's review, replayed from its events.
+
+The detector's boxes of the current photo are the starting point; each correction is an
+event applied on top (relabel, delete, add a box, set category counts), an undo event
+switches one earlier correction off, and a confirm event freezes the tally. Replaying the
+same events always gives the same state, so the original detections never change and the
+whole review can be audited and undone.
+
+This module is plain data in, plain data out: api/games.py loads the events and photos.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal
+
+from scoring import Tally, check_collection
+from scoring.validation import Problem
+from vision.detections import Detections
+from vision.reading import read_tally
+
+UPLOAD: Final = "upload"
+RELABEL: Final = "relabel"
+DELETE: Final = "delete"
+ADD: Final = "add"
+SET_COUNTS: Final = "set_counts"
+UNDO: Final = "undo"
+CONFIRM: Final = "confirm"
+CORRECTIONS: Final[frozenset[str]] = frozenset({RELABEL, DELETE, ADD, SET_COUNTS})
+KINDS: Final[tuple[str, ...]] = (UPLOAD, RELABEL, DELETE, ADD, SET_COUNTS, UNDO, CONFIRM)
+
+Status = Literal["empty", "draft", "confirmed"]
+
+
+@dataclass(frozen=True)
+class Event:
+    """One stored review step (the replayable part of a ReviewEvent row)."""
+
+    seq: int
+    kind: str
+    payload: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Box:
+    """A card box in the current review: from the detector or added by a person."""
+
+    id: int
+    label: str
+    confidence: float
+    box: tuple[float, float, float, float]
+    source: Literal["detector", "reviewer"]
+    detected_label: str | None = None  # what the detector said, when since relabeled
+
+    def record(self) -> dict[str, Any]:
+        return {"label": self.label, "confidence": self.confidence, "box": list(self.box)}
+
+
+@dataclass
+class ReviewState:
+    """Where a collection's review stands after its events."""
+
+    photo_id: int | None = None
+    boxes: dict[int, Box] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)  # per-category overrides
+    confirmed: bool = False
+    confirmed_tally: dict[str, int] | None = None
+    next_id: int = 1
+    undoable: list[int] = field(default_factory=list)  # seqs of effective corrections
+    undone: set[int] = field(default_factory=set)
+    touched: bool = False  # any photo or count entered at all
+
+    @property
+    def status(self) -> Status:
+        if self.confirmed:
+            return "confirmed"
+        return "draft" if self.touched else "empty"
+
+    def detections(self) -> Detections:
+        return Detections.from_records(box.record() for box in self.boxes.values())
+
+
+def replay(
+    events: Iterable[Event], photos: Mapping[int, Sequence[Mapping[str, Any]]]
+) -> ReviewState:
+    """The state after `events` (in seq order); `photos` maps a photo id to the detections
+    the detector returned for it, as records ({"label", "confidence", "box"})."""
+    ordered = sorted(events, key=lambda event: event.seq)
+    state = ReviewState()
+    state.undone = {int(e.payload["target"]) for e in ordered if e.kind == UNDO}
+    for event in ordered:
+        _apply(state, event, photos)
+    return state
+
+
+def _apply(
+    state: ReviewState, event: Event, photos: Mapping[int, Sequence[Mapping[str, Any]]]
+) -> None:
+    payload = event.payload
+    if event.kind == CONFIRM:
+        state.confirmed = True
+        state.confirmed_tally = dict(payload["tally"])
+        return
+    state.confirmed = False
+    if event.kind == UPLOAD:
+        photo_id = int(payload["photo"])
+        state.photo_id = photo_id
+        state.boxes = {}
+        for index, record in enumerate(photos.get(photo_id, ()), start=1):
+            state.boxes[index] = Box(
+                id=index,
+                label=str(record["label"]),
+                confidence=float(record.get("confidence", 1.0)),
+                box=_box(record["box"]),
+                source="detector",
+            )
+        state.next_id = len(state.boxes) + 1
+        state.counts = {}
+        state.undoable = []
+        state.touched = True
+        return
+    if event.kind == UNDO:
+        target = int(payload["target"])
+        if target in state.undoable:
+            state.undoable.remove(target)
+        return
+    if event.kind == ADD:
+        # Ids are never reused, not even after the add that took one is undone.
+        state.next_id = max(state.next_id, int(payload["detection"]) + 1)
+    if event.seq in state.undone:
+        return
+    if event.kind == RELABEL:
+        box = state.boxes.get(int(payload["detection"]))
+        if box is not None:
+            original = box.detected_label if box.detected_label is not None else box.label
+            state.boxes[box.id] = Box(
+                id=box.id,
+                label=str(payload["label"]),
+                confidence=box.confidence,
+                box=box.box,
+                source=box.source,
+                detected_label=original if box.source == "detector" else None,
+            )
+    elif event.kind == DELETE:
+        state.boxes.pop(int(payload["detection"]), None)
+    elif event.kind == ADD:
+        ident = int(payload["detection"])
+        state.boxes[ident] = Box(
+            id=ident,
+            label=str(payload["label"]),
+            confidence=1.0,
+            box=_box(payload["box"]),
+            source="reviewer",
+        )
+    elif event.kind == SET_COUNTS:
+        for key, value in dict(payload["counts"]).items():
+            if value is None:
+                state.counts.pop(key, None)
+            else:
+                state.counts[key] = int(value)
+        state.touched = True
+    else:
+        return
+    state.undoable.append(event.seq)
+
+
+def _box(values: Sequence[Any]) -> tuple[float, float, float, float]:
+    x1, y1, x2, y2 = (float(v) for v in values)
+    return (x1, y1, x2, y2)
+
+
+@dataclass(frozen=True)
+class Assessment:
+    """The tally a review state stands for, and what looks wrong with it."""
+
+    tally: Tally
+    detected: dict[str, int] | None  # the tally from the boxes alone (None: no photo)
+    warnings: list[str]  # what reading the boxes noticed (overlaps, stacks, ...)
+    problems: list[Problem]  # hand size and deck checks of the final tally
+
+
+def assess(
+    state: ReviewState,
+    *,
+    players: int,
+    seat: int | None = None,
+    round: int | None = None,
+    name: str | None = None,
+) -> Assessment:
+    """The review's tally: read from the boxes, with category counts set by hand on top;
+    checked against the hand size and the deck (`seat`, `round` 1-based, label problems)."""
+    detected: dict[str, int] | None = None
+    warnings: list[str] = []
+    if state.photo_id is not None:
+        reading = read_tally(state.detections())
+        detected = {key: int(value) for key, value in reading.tally.items()}
+        warnings = [str(w) for w in reading.warnings]
+    counts = {**(detected or {}), **state.counts}
+    tally = Tally.from_mapping(counts)
+    problems = check_collection(
+        tally,
+        players=players,
+        player=None if seat is None else seat - 1,
+        round=None if round is None else round - 1,
+        name=name,
+    )
+    return Assessment(tally=tally, detected=detected, warnings=warnings, problems=problems)
+
+
+def last_correction(state: ReviewState) -> int | None:
+    """The seq of the correction an undo would switch off, if any."""
+    return state.undoable[-1] if state.undoable else None

@@ -1,0 +1,1 @@
+"""One APIRouter per resource; api/main.py includes them under /api/v1."""

@@ -1,0 +1,186 @@
+"""One player's collection in one round: upload a photo, review and correct its
+detections or set counts, undo, confirm; the audit of every step."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Body, File, Form, UploadFile, status
+from fastapi.responses import FileResponse
+
+from api import games, public
+from api.annotated import annotated_jpeg
+from api.deps import (
+    DetectorDep,
+    DetectorProviderDep,
+    GameDep,
+    RoundNumber,
+    Seat,
+    SessionDep,
+    SettingsDep,
+    StoreDep,
+    WritableGameDep,
+)
+from api.errors import NotFound
+from api.routes.games import WRITE_ERRORS
+from api.schemas import (
+    CollectionPublic,
+    CorrectionCreate,
+    EventPublic,
+    PhotoPublic,
+    VersionedAction,
+)
+from api.uploads import PHOTO_ERRORS, read_upload
+
+router = APIRouter(prefix="/games/{game_id}/rounds/{number}/players/{seat}", tags=["review"])
+
+UPLOAD_ERRORS = {**WRITE_ERRORS, **PHOTO_ERRORS}
+CORRECTION_ERRORS = {
+    **WRITE_ERRORS,
+    422: {"description": "an unknown detection, a box outside the photo, an impossible count"},
+}
+
+
+@router.get("", responses={404: WRITE_ERRORS[404]})
+def read_collection(
+    number: RoundNumber, seat: Seat, game: GameDep, session: SessionDep
+) -> CollectionPublic:
+    """The player's draft: photo, boxes after corrections, tally, hand-size check."""
+    collection = games.get_collection(session, game, number, seat)
+    return public.collection_public(games.view_collection(game, collection))
+
+
+@router.post("/photos", status_code=status.HTTP_201_CREATED, responses=UPLOAD_ERRORS)
+def upload_photo(
+    number: RoundNumber,
+    seat: Seat,
+    image: Annotated[UploadFile, File(description="a photo of the player's face-up cards")],
+    version: Annotated[int, Form(ge=0, le=2**31 - 1, description="the collection's version")],
+    game: WritableGameDep,
+    session: SessionDep,
+    store: StoreDep,
+    settings: SettingsDep,
+    detector: DetectorDep,
+    provider: DetectorProviderDep,
+    author: Annotated[str | None, Form(max_length=60)] = None,
+) -> CollectionPublic:
+    """Upload the player's photo for the round: it is stored, detected, and becomes the
+    draft (replacing an earlier photo's, which stays on record)."""
+    data = read_upload(image, settings.max_upload_bytes)
+    view = games.upload_photo(
+        session,
+        store,
+        game,
+        number,
+        seat,
+        version=version,
+        data=data,
+        detector=detector,
+        limits=games.PhotoLimits(settings.max_upload_bytes, settings.max_pixels),
+        author=author,
+        model=_model_stamp(provider),
+    )
+    return public.collection_public(view)
+
+
+def _model_stamp(provider: DetectorProviderDep) -> dict[str, str | None]:
+    """Which weights found the boxes, when the real detector did."""
+    try:
+        info = provider.info() if provider.loaded else None
+    except Exception:  # the stamp is a courtesy; it must never cost an upload
+        info = None
+    return {} if info is None else {"weights": info.weights, "sha256": info.sha256}
+
+
+@router.get("/photos", responses={404: WRITE_ERRORS[404]})
+def list_photos(
+    number: RoundNumber, seat: Seat, game: GameDep, session: SessionDep
+) -> list[PhotoPublic]:
+    """Every photo uploaded for this collection, oldest first (the last is current)."""
+    collection = games.get_collection(session, game, number, seat)
+    return [public.photo_public(game, photo) for photo in collection.photos]
+
+
+@router.post("/corrections", responses=CORRECTION_ERRORS)
+def add_correction(
+    number: RoundNumber,
+    seat: Seat,
+    body: Annotated[CorrectionCreate, Body()],
+    game: WritableGameDep,
+    session: SessionDep,
+) -> CollectionPublic:
+    """Correct the draft, one step at a time, each kept as an event:
+
+    - `relabel` a detection (`detection` id, new `label`)
+    - `delete` a detection
+    - `add` a missed card (`box` in photo pixels, `label`)
+    - `set_counts` per category (`counts`; null removes a count set earlier), with or
+      without a photo: the calculator way.
+
+    `version` is the collection's. A correction of a confirmed tally un-confirms it.
+    """
+    view = games.correct(
+        session,
+        game,
+        number,
+        seat,
+        version=body.version,
+        correction=body.model_dump(exclude={"version", "author"}),
+        author=body.author,
+    )
+    return public.collection_public(view)
+
+
+@router.post("/undo", responses=WRITE_ERRORS)
+def undo_correction(
+    number: RoundNumber,
+    seat: Seat,
+    body: VersionedAction,
+    game: WritableGameDep,
+    session: SessionDep,
+) -> CollectionPublic:
+    """Undo the latest correction still in effect (it stays in the audit, marked undone)."""
+    view = games.undo(session, game, number, seat, version=body.version, author=body.author)
+    return public.collection_public(view)
+
+
+@router.post("/confirm", responses=WRITE_ERRORS)
+def confirm_tally(
+    number: RoundNumber,
+    seat: Seat,
+    body: VersionedAction,
+    game: WritableGameDep,
+    session: SessionDep,
+) -> CollectionPublic:
+    """Mark the player's tally final for the round."""
+    view = games.confirm(session, game, number, seat, version=body.version, author=body.author)
+    return public.collection_public(view)
+
+
+@router.get("/events", responses={404: WRITE_ERRORS[404]})
+def list_events(
+    number: RoundNumber, seat: Seat, game: GameDep, session: SessionDep
+) -> list[EventPublic]:
+    """The audit: every upload, correction, undo and confirmation, who and when."""
+    collection = games.get_collection(session, game, number, seat)
+    return public.events_public(games.view_collection(game, collection))
+
+
+@router.get(
+    "/annotated.jpg",
+    response_class=FileResponse,
+    responses={200: {"content": {"image/jpeg": {}}}, 404: WRITE_ERRORS[404]},
+)
+def annotated_draft(
+    number: RoundNumber, seat: Seat, game: GameDep, session: SessionDep, store: StoreDep
+) -> FileResponse:
+    """The current photo with the reviewed boxes, labels and tally drawn on it."""
+    collection = games.get_collection(session, game, number, seat)
+    view = games.view_collection(game, collection)
+    photo = view.photo
+    if photo is None:
+        raise NotFound("this collection has no photo")
+    records = [box.record() for box in view.state.boxes.values()]
+    session.commit()  # drawing is slow: hold no transaction meanwhile
+    path = annotated_jpeg(store, photo, records, players=len(game.players))
+    return FileResponse(path, media_type="image/jpeg")

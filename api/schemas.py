@@ -1,0 +1,418 @@
+"""Request and response bodies: Create / Update / Public shapes per resource.
+
+Counts are strict integers (a bool, a float or a string is refused, never rounded), and
+every number a client sends is bounded, so bad input stops here with a 422 that names
+the field.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+
+from scoring import BREAKDOWN_KEYS, DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, TALLY_KEYS
+from vision.labels import LABELS
+
+Label = Literal[
+    "tempura", "sashimi", "dumpling", "maki_1", "maki_2", "maki_3", "egg", "salmon",
+    "squid", "egg_on_wasabi", "salmon_on_wasabi", "squid_on_wasabi", "wasabi",
+    "chopsticks", "pudding",
+]  # fmt: skip
+assert tuple(Label.__args__) == LABELS  # type: ignore[attr-defined]
+
+TallyKey = Literal[
+    "tempura", "sashimi", "dumpling", "maki_1", "maki_2", "maki_3", "egg", "salmon",
+    "squid", "egg_on_wasabi", "salmon_on_wasabi", "squid_on_wasabi", "wasabi",
+    "chopsticks", "pudding",
+]  # fmt: skip
+assert tuple(TallyKey.__args__) == TALLY_KEYS  # type: ignore[attr-defined]
+
+Count = Annotated[int, Field(strict=True, ge=0, le=DECK_SIZE)]
+Version = Annotated[
+    int, Field(strict=True, ge=0, le=2**31 - 1, description="the version you last read")
+]
+Coordinate = Annotated[float, Field(ge=0, le=1_000_000, allow_inf_nan=False)]
+PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+Author = Annotated[
+    str | None,
+    Field(
+        default=None,
+        max_length=60,
+        description="who makes the change (a player's name or a device), for the audit",
+    ),
+]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# --- tallies and stateless scoring ----------------------------------------------------
+
+
+class TallyIn(Strict):
+    """One player's collection in one round: counts per category, a missing key is 0."""
+
+    tempura: Count = 0
+    sashimi: Count = 0
+    dumpling: Count = 0
+    maki_1: Count = 0
+    maki_2: Count = 0
+    maki_3: Count = 0
+    egg: Count = 0
+    salmon: Count = 0
+    squid: Count = 0
+    egg_on_wasabi: Count = 0
+    salmon_on_wasabi: Count = 0
+    squid_on_wasabi: Count = 0
+    wasabi: Count = 0
+    chopsticks: Count = 0
+    pudding: Count = 0
+
+
+def tally_counts(tally: TallyIn) -> dict[str, int]:
+    return tally.model_dump()
+
+
+class TallyOut(BaseModel):
+    tempura: int
+    sashimi: int
+    dumpling: int
+    maki_1: int
+    maki_2: int
+    maki_3: int
+    egg: int
+    salmon: int
+    squid: int
+    egg_on_wasabi: int
+    salmon_on_wasabi: int
+    squid_on_wasabi: int
+    wasabi: int
+    chopsticks: int
+    pudding: int
+
+
+class ScoreRoundRequest(Strict):
+    tallies: list[TallyIn] = Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)
+
+
+class Breakdown(BaseModel):
+    maki: int
+    tempura: int
+    sashimi: int
+    dumpling: int
+    nigiri: int
+
+
+assert tuple(Breakdown.model_fields) == BREAKDOWN_KEYS
+
+
+class RoundScorePublic(BaseModel):
+    total: int
+    breakdown: Breakdown
+
+
+class ScoreRoundResponse(BaseModel):
+    scores: list[RoundScorePublic]
+
+
+class GameRulesIn(Strict):
+    rounds: int = Field(default=3, strict=True, ge=3, le=5)
+    pass_both_ways: bool = False
+
+
+class ScoreGameRequest(Strict):
+    players: list[PlayerName] = Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)
+    rounds: list[list[TallyIn]] = Field(max_length=5)
+    rules: GameRulesIn | None = Field(
+        default=None,
+        description="the game's set-up; by default 3 rounds (or as many as given, up to 5)",
+    )
+
+
+class PlayerResultPublic(BaseModel):
+    name: str
+    rounds: list[int]
+    dessert: int
+    total: int
+    puddings: int
+
+
+class ScoreGameResponse(BaseModel):
+    players: list[PlayerResultPublic]
+    winners: list[str]
+    leaders: list[str] = Field(description="who is ahead (the winners once complete)")
+    complete: bool = Field(description="every round of the game is in")
+    rounds_played: int
+
+
+class ProblemPublic(BaseModel):
+    """Something wrong (error) or suspicious (warning) about tallies, as data."""
+
+    severity: Literal["error", "warning"]
+    code: str
+    message: str
+    seat: int | None = Field(default=None, description="the player's seat, from 1")
+    player: str | None = Field(default=None, description="the player's name, when known")
+    category: str | None = None
+    expected: int | None = None
+    actual: int | None = None
+    round: int | None = Field(default=None, description="the round, from 1")
+
+
+# --- detection ------------------------------------------------------------------------
+
+
+class DetectionPublic(BaseModel):
+    label: str
+    confidence: float
+    box: list[float] = Field(description="x1, y1, x2, y2 in the original photo's pixels")
+
+
+class DetectResponse(BaseModel):
+    """The body of POST /api/v1/detect (and `sushigo detect --json`)."""
+
+    tally: TallyOut
+    cards: int
+    detections: list[DetectionPublic]
+    warnings: list[str]
+
+
+class ModelPublic(BaseModel):
+    available: bool
+    weights: str | None
+    sha256: str | None
+    classes: list[str]
+    error: str | None = None
+
+
+# --- games ----------------------------------------------------------------------------
+
+
+class GameCreate(Strict):
+    players: list[PlayerName] = Field(
+        min_length=MIN_PLAYERS, max_length=MAX_PLAYERS, description="names in seat order"
+    )
+    rounds: int = Field(
+        default=3, strict=True, ge=3, le=5, description="3, or 4-5 where the deck allows"
+    )
+    pass_both_ways: bool = Field(default=False, description="the pass-both-ways variant")
+    title: str | None = Field(default=None, max_length=120)
+
+
+class GameUpdate(Strict):
+    version: Version
+    title: str | None = Field(default=None, max_length=120)
+    players: list[PlayerName] | None = Field(
+        default=None, min_length=MIN_PLAYERS, max_length=MAX_PLAYERS, description="renames"
+    )
+    rounds: int | None = Field(default=None, strict=True, ge=3, le=5)
+    pass_both_ways: bool | None = None
+
+
+class PlayerPublic(BaseModel):
+    seat: int
+    name: str
+
+
+class RoundSummary(BaseModel):
+    number: int
+    status: Literal["open", "recorded", "reopened"]
+    version: int
+
+
+class GamePublic(BaseModel):
+    id: str
+    title: str | None
+    players: list[PlayerPublic]
+    rounds: int
+    pass_both_ways: bool
+    hand_size: int
+    version: int
+    status: Literal["playing", "fixing", "finished"]
+    current_round: int | None = Field(description="the first round not yet recorded")
+    round_states: list[RoundSummary]
+    created_at: datetime
+
+
+class GameCreated(GamePublic):
+    edit_token: str = Field(
+        description="keep it: every change to the game needs it "
+        "('Authorization: Bearer <token>' or 'X-Edit-Token')"
+    )
+
+
+class StandingsPublic(ScoreGameResponse):
+    rounds: int = Field(description="rounds in the game")
+    reopened: list[int] = Field(
+        description="rounds re-opened for fixing (their last record counts)"
+    )
+    round_scores: list[list[RoundScorePublic]] = Field(
+        description="per recorded round, each player's points per category"
+    )
+
+
+# --- collections and review -----------------------------------------------------------
+
+
+class BoxPublic(BaseModel):
+    id: int
+    label: str
+    confidence: float
+    box: list[float]
+    source: Literal["detector", "reviewer"]
+    detected_label: str | None = Field(
+        default=None, description="the detector's label, when a person relabeled the box"
+    )
+
+
+class PhotoPublic(BaseModel):
+    id: int
+    sha256: str
+    media_type: str
+    size_bytes: int
+    width: int
+    height: int
+    detections: list[DetectionPublic] = Field(description="as the detector found them")
+    author: str | None
+    created_at: datetime
+    image_url: str
+    annotated_url: str
+
+
+class CollectionPublic(BaseModel):
+    round: int
+    seat: int
+    player: str
+    status: Literal["empty", "draft", "confirmed"]
+    version: int
+    round_status: Literal["open", "recorded", "reopened"]
+    photo: PhotoPublic | None
+    detections: list[BoxPublic] = Field(description="the boxes after corrections")
+    detected_tally: TallyOut | None = Field(description="the tally read from the boxes alone")
+    counts: dict[str, int] = Field(description="category counts set by hand, over the boxes")
+    tally: TallyOut
+    cards: int
+    hand_size: int
+    warnings: list[str]
+    problems: list[ProblemPublic]
+    confirmed_tally: TallyOut | None
+    can_undo: bool
+    annotated_url: str | None
+
+
+class RelabelDetection(Strict):
+    action: Literal["relabel"]
+    detection: int = Field(strict=True, ge=1, le=100_000)
+    label: Label
+    version: Version
+    author: Author = None
+
+
+class DeleteDetection(Strict):
+    action: Literal["delete"]
+    detection: int = Field(strict=True, ge=1, le=100_000)
+    version: Version
+    author: Author = None
+
+
+class AddDetection(Strict):
+    action: Literal["add"]
+    box: list[Coordinate] = Field(min_length=4, max_length=4, description="x1, y1, x2, y2")
+    label: Label
+    version: Version
+    author: Author = None
+
+    @model_validator(mode="after")
+    def _ordered(self) -> AddDetection:
+        x1, y1, x2, y2 = self.box
+        if not (x1 < x2 and y1 < y2):
+            raise ValueError(f"a box needs x1 < x2 and y1 < y2, got {self.box}")
+        return self
+
+
+class SetCounts(Strict):
+    action: Literal["set_counts"]
+    counts: dict[TallyKey, Count | None] = Field(
+        description="category -> count (null removes a count set earlier)"
+    )
+    version: Version
+    author: Author = None
+
+
+CorrectionCreate = Annotated[
+    RelabelDetection | DeleteDetection | AddDetection | SetCounts,
+    Field(discriminator="action"),
+]
+
+
+class VersionedAction(Strict):
+    version: Version
+    author: Author = None
+
+
+class RecordCreate(Strict):
+    version: Version = Field(description="the round's version you last read")
+    accept_problems: bool = Field(
+        default=False,
+        description="record even though tallies break the hand size or the deck",
+    )
+    author: Author = None
+
+
+class EventPublic(BaseModel):
+    seq: int
+    kind: str
+    payload: dict[str, Any]
+    author: str | None
+    created_at: datetime
+    undone: bool = Field(description="switched off by a later undo")
+
+
+class RoundEventPublic(BaseModel):
+    kind: Literal["record", "reopen"]
+    author: str | None
+    created_at: datetime
+    accepted: bool = False
+
+
+class RoundRecordPublic(BaseModel):
+    tallies: list[TallyOut]
+    scores: list[RoundScorePublic]
+    problems: list[ProblemPublic]
+    accepted: bool
+    author: str | None
+    created_at: datetime
+
+
+class RoundPublic(BaseModel):
+    number: int
+    status: Literal["open", "recorded", "reopened"]
+    version: int
+    accepts_entries: bool
+    collections: list[CollectionSummary]
+    problems: list[ProblemPublic] = Field(
+        description="checks of the confirmed tallies so far (hand size, deck)"
+    )
+    record: RoundRecordPublic | None = Field(description="the latest record, if any")
+    history: list[RoundEventPublic]
+
+
+class CollectionSummary(BaseModel):
+    seat: int
+    player: str
+    status: Literal["empty", "draft", "confirmed"]
+    version: int
+    tally: TallyOut
+    cards: int
+    photo_id: int | None
+
+
+RoundPublic.model_rebuild()
+
+
+def utc(moment: datetime) -> datetime:
+    """SQLite hands datetimes back without a zone; they were stored as UTC."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)

@@ -1,0 +1,45 @@
+"""The service's settings: one pydantic-settings class, read from SUSHIGO_* variables.
+
+`get_settings()` builds it (never at import); tests and `sushigo serve` pass their own
+`Settings(...)` to `api.main.create_app` instead.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Where the service keeps its data and what it accepts.
+
+    data_dir: photos, annotated images and (by default) the SQLite database live here.
+    database_url: any SQLAlchemy URL; default `sqlite:///<data_dir>/sushigo.sqlite3`.
+    weights: the detector's weights file; None lets vision pick the shipped weights.
+    max_upload_bytes: the largest photo file accepted.
+    max_pixels: the largest photo (width x height) accepted, checked from its header.
+    detect_concurrency: detections run at once (each uses several cores already).
+    """
+
+    model_config = SettingsConfigDict(env_prefix="SUSHIGO_", extra="ignore")
+
+    data_dir: Path = Path("data")
+    database_url: str | None = None
+    weights: Path | None = None
+    max_upload_bytes: int = Field(default=30_000_000, gt=0)
+    max_pixels: int = Field(default=64_000_000, gt=0)
+    detect_concurrency: int = Field(default=2, ge=1)
+
+    @property
+    def resolved_database_url(self) -> str:
+        if self.database_url:
+            return self.database_url
+        return f"sqlite:///{(self.data_dir / 'sushigo.sqlite3').resolve()}"
+
+
+def get_settings(**overrides: object) -> Settings:
+    """Settings from the environment (SUSHIGO_*), with explicit overrides on top."""
+    given = {key: value for key, value in overrides.items() if value is not None}
+    return Settings(**given)  # type: ignore[arg-type]
