@@ -3,6 +3,7 @@ the detector replaced by a fake that returns the boxes a test registered for a p
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -42,6 +43,7 @@ class FakeDetector:
         self.by_size: dict[tuple[int, int], list[dict[str, Any]]] = {}
         self.calls = 0
         self.threads: set[int] = set()
+        self.on_event_loop = 0  # calls made from a thread running an event loop
         self._lock = threading.Lock()
 
     def register(self, size: tuple[int, int], records: Sequence[dict[str, Any]]) -> None:
@@ -51,6 +53,11 @@ class FakeDetector:
         with self._lock:
             self.calls += 1
             self.threads.add(threading.get_ident())
+            try:
+                asyncio.get_running_loop()
+                self.on_event_loop += 1
+            except RuntimeError:
+                pass
         height, width = image.shape[:2]
         return Detections.from_records(self.by_size.get((width, height), []))
 

@@ -1,0 +1,148 @@
+"""POST /api/v1/detect, GET /api/v1/model, and the detector's place in the service:
+boxes in original photo pixels, detection off the event loop, 503 without a detector."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+import textwrap
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+from PIL import Image
+
+from api.main import create_app
+from api.settings import Settings
+from tests.api.conftest import FakeDetector, Table, boxes_for, make_photo
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_detect_returns_design_md_body(client: TestClient, detector: FakeDetector) -> None:
+    records = boxes_for(["tempura", "tempura", "salmon", "wasabi"])
+    detector.register((900, 700), records)
+    response = client.post(
+        "/api/v1/detect",
+        files={"image": ("cards.jpg", make_photo((900, 700), records), "image/jpeg")},
+    )
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert set(body) == {"tally", "cards", "detections", "warnings"}
+    assert body["tally"]["tempura"] == 2 and body["cards"] == 4
+    assert len(body["tally"]) == 15
+    assert body["detections"][0] == {
+        "label": "tempura",
+        "confidence": 0.9,
+        "box": [float(v) for v in records[0]["box"]],
+    }
+    assert detector.calls == 1 and detector.on_event_loop == 0
+
+
+def test_detect_players_checks_the_hand_size(client: TestClient, detector: FakeDetector) -> None:
+    records = boxes_for(["tempura"] * 3)
+    detector.register((900, 700), records)
+    response = client.post(
+        "/api/v1/detect",
+        files={"image": ("cards.jpg", make_photo((900, 700), records), "image/jpeg")},
+        data={"players": "2"},
+    )
+    assert response.status_code == 200
+    assert response.json()["warnings"]
+
+
+def test_boxes_are_in_original_pixels_of_a_large_photo(
+    client: TestClient, detector: FakeDetector
+) -> None:
+    # A 4000x3000 JPEG is decoded at 1/4 scale: the detector sees 1000x750.
+    detector.register((1000, 750), [{"label": "egg", "confidence": 0.8, "box": [10, 20, 110, 220]}])
+    photo = make_photo((4000, 3000))
+    body = client.post("/api/v1/detect", files={"image": ("big.jpg", photo, "image/jpeg")}).json()
+    assert body["detections"][0]["box"] == [40.0, 80.0, 440.0, 880.0]
+
+
+def test_upload_of_a_rotated_photo_keeps_upright_size(table: Table, detector: FakeDetector) -> None:
+    image = Image.new("RGB", (1200, 800), (30, 60, 90))
+    exif = image.getexif()
+    exif[0x0112] = 6  # stored sideways: rotate 90 degrees to view
+    buffer = io.BytesIO()
+    image.save(buffer, "JPEG", exif=exif)
+    detector.register((800, 1200), [{"label": "squid", "confidence": 0.7, "box": [5, 5, 400, 600]}])
+    response = table.upload(1, 1, buffer.getvalue())
+    assert response.status_code == 201, response.text
+    draft = response.json()
+    assert (draft["photo"]["width"], draft["photo"]["height"]) == (800, 1200)
+    assert draft["tally"]["squid"] == 1
+
+
+def test_without_a_detector_detection_routes_are_503(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path / "data", weights=tmp_path / "missing.onnx")
+    with TestClient(create_app(settings)) as client:
+        photo = make_photo((300, 200))
+        response = client.post("/api/v1/detect", files={"image": ("a.jpg", photo, "image/jpeg")})
+        assert response.status_code == 503
+        assert "detector" in response.json()["detail"]
+        table = Table(client, {"players": ["A", "B"]})
+        assert table.upload(1, 1, photo).status_code == 503
+        # Everything else works without it: the calculator way.
+        assert table.set_counts(1, 1, {"tempura": 2})["tally"]["tempura"] == 2
+        info = client.get("/api/v1/model").json()
+        assert info["available"] is False and info["error"]
+        assert info["weights"] == str(tmp_path / "missing.onnx")
+        assert "tempura" in info["classes"]
+
+
+def test_model_route_and_app_start_do_not_import_torch(tmp_path: Path) -> None:
+    script = textwrap.dedent(
+        f"""
+        import sys
+        from fastapi.testclient import TestClient
+        from api.main import create_app
+        from api.settings import Settings
+        app = create_app(Settings(data_dir={str(tmp_path / "data")!r}))
+        with TestClient(app) as client:
+            response = client.get("/api/v1/model")
+            assert response.status_code == 200, response.text
+            print(response.json())
+        heavy = sorted(m for m in sys.modules if m.split(".")[0] in ("torch", "ultralytics"))
+        assert not heavy, heavy
+        """
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+
+
+def test_parallel_uploads_all_land(client: TestClient, detector: FakeDetector) -> None:
+    tables = [Table(client, {"players": ["A", "B", "C", "D"]}) for _ in range(2)]
+    jobs = [(t, seat, 910 + 10 * i + seat) for i, t in enumerate(tables) for seat in (1, 2, 3, 4)]
+    for _, _, width in jobs:
+        detector.register((width, 700), boxes_for(["maki_1"] * 8))
+
+    def upload(job: tuple[Table, int, int]) -> int:
+        table, seat, width = job
+        return int(table.upload(1, seat, make_photo((width, 700)), version=0).status_code)
+
+    with ThreadPoolExecutor(8) as pool:
+        statuses = list(pool.map(upload, jobs))
+    assert statuses == [201] * len(jobs)
+    assert detector.on_event_loop == 0
+    for table in tables:
+        view = table.round(1)
+        assert [c["tally"]["maki_1"] for c in view["collections"]] == [8, 8, 8, 8]
+        assert view["version"] == 4
+
+
+def test_racing_writes_to_one_collection_one_wins_one_409(client: TestClient, table: Table) -> None:
+    def write(i: int) -> int:
+        response = table.correct(1, 1, action="set_counts", counts={"tempura": i + 1}, version=0)
+        return int(response.status_code)
+
+    with ThreadPoolExecutor(6) as pool:
+        statuses = sorted(pool.map(write, range(6)))
+    assert statuses == [200] + [409] * 5
+    state = table.collection(1, 1)
+    assert state["version"] == 1
+    assert len(client.get(f"{table.collection_url(1, 1)}/events").json()) == 1

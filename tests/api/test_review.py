@@ -1,0 +1,210 @@
+"""A collection's review: upload, detections as a draft, corrections of each kind kept as
+events over the untouched original detections, undo, audit, confirm, versions."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.api.conftest import FakeDetector, Table, boxes_for, make_photo
+
+NINE = ["tempura", "tempura", "sashimi", "sashimi", "sashimi", "maki_2", "salmon", "egg", "pudding"]
+
+
+@pytest.fixture
+def uploaded(table: Table, detector: FakeDetector) -> dict[str, object]:
+    records = boxes_for(NINE)
+    detector.register((900, 700), records)
+    response = table.upload(1, 1, make_photo((900, 700), records), author="Ana's phone")
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def test_upload_makes_a_draft_from_the_detections(
+    table: Table, uploaded: dict[str, object], settings: object
+) -> None:
+    draft = uploaded
+    assert draft["status"] == "draft" and draft["version"] == 1
+    assert draft["tally"]["tempura"] == 2 and draft["tally"]["sashimi"] == 3
+    assert draft["cards"] == 9 and draft["hand_size"] == 9
+    assert draft["problems"] == []
+    assert [d["id"] for d in draft["detections"]] == list(range(1, 10))
+    assert all(d["source"] == "detector" for d in draft["detections"])
+    photo = draft["photo"]
+    assert photo["width"] == 900 and photo["height"] == 700
+    assert photo["media_type"] == "image/jpeg" and photo["author"] == "Ana's phone"
+    assert len(photo["detections"]) == 9
+    # Stored by content hash, never under the client's name.
+    stored = list((settings.data_dir / "photos").rglob("*"))  # type: ignore[attr-defined]
+    assert any(p.name == photo["sha256"] for p in stored)
+    assert not any("photo.jpg" in p.name for p in stored)
+
+
+def test_a_missed_card_shows_as_a_hand_size_warning(table: Table, detector: FakeDetector) -> None:
+    records = boxes_for(NINE[:7])
+    detector.register((901, 700), records)
+    draft = table.upload(1, 2, make_photo((901, 700), records)).json()
+    assert draft["cards"] == 7
+    (problem,) = draft["problems"]
+    assert problem["severity"] == "warning" and problem["code"] == "too_few_cards"
+    assert problem["seat"] == 2 and problem["player"] == "Ben" and problem["round"] == 1
+
+
+def test_corrections_of_each_kind_and_undo(table: Table, uploaded: dict[str, object]) -> None:
+    relabel = table.correct(1, 1, action="relabel", detection=7, label="salmon_on_wasabi")
+    assert relabel.status_code == 200, relabel.text
+    draft = relabel.json()
+    box = next(d for d in draft["detections"] if d["id"] == 7)
+    assert box["label"] == "salmon_on_wasabi" and box["detected_label"] == "salmon"
+    assert draft["tally"]["salmon"] == 0 and draft["tally"]["salmon_on_wasabi"] == 1
+    assert draft["cards"] == 10  # a stack counts two: over the hand size now
+    assert draft["problems"][0]["code"] == "too_many_cards"
+
+    draft = table.correct(1, 1, action="delete", detection=8).json()
+    assert 8 not in [d["id"] for d in draft["detections"]]
+    assert draft["tally"]["egg"] == 0 and draft["cards"] == 9
+
+    draft = table.correct(1, 1, action="add", box=[600, 500, 700, 650], label="chopsticks").json()
+    added = draft["detections"][-1]
+    assert added["id"] == 10 and added["source"] == "reviewer" and added["label"] == "chopsticks"
+    assert draft["tally"]["chopsticks"] == 1
+
+    draft = table.correct(1, 1, action="set_counts", counts={"pudding": 2}).json()
+    assert draft["counts"] == {"pudding": 2} and draft["tally"]["pudding"] == 2
+    assert draft["detected_tally"]["pudding"] == 1
+    assert draft["version"] == 5 and draft["can_undo"]
+
+    # Undo walks back: the count, then the added box.
+    draft = table.act(1, 1, "undo").json()
+    assert draft["counts"] == {} and draft["tally"]["pudding"] == 1
+    draft = table.act(1, 1, "undo").json()
+    assert 10 not in [d["id"] for d in draft["detections"]]
+    # A new box never reuses an id, even one whose add was undone.
+    draft = table.correct(1, 1, action="add", box=[600, 500, 700, 650], label="wasabi").json()
+    assert draft["detections"][-1]["id"] == 11
+
+    # The original detections are untouched.
+    photo = table.client.get(f"{table.url}/photos/{uploaded['photo']['id']}").json()  # type: ignore[index]
+    assert [d["label"] for d in photo["detections"]] == NINE
+
+    events = table.client.get(f"{table.collection_url(1, 1)}/events").json()
+    kinds = [e["kind"] for e in events]
+    assert kinds == ["upload", "relabel", "delete", "add", "set_counts", "undo", "undo", "add"]
+    assert [e["undone"] for e in events] == [False, False, False, True, True, False, False, False]
+    assert events[0]["author"] == "Ana's phone"
+    assert events[1]["payload"] == {
+        "detection": 7,
+        "label": "salmon_on_wasabi",
+        "previous": "salmon",
+    }
+    assert all(e["created_at"] for e in events)
+
+
+def test_counts_without_a_photo_the_calculator_way(table: Table) -> None:
+    draft = table.set_counts(1, 3, {"tempura": 4, "dumpling": 5})
+    assert draft["status"] == "draft" and draft["photo"] is None and draft["detections"] == []
+    assert draft["tally"]["tempura"] == 4 and draft["cards"] == 9
+    draft = table.set_counts(1, 3, {"dumpling": None, "sashimi": 5})  # null clears a count
+    assert draft["counts"] == {"tempura": 4, "sashimi": 5}
+    assert table.correct(1, 3, action="add", box=[0, 0, 5, 5], label="egg").status_code == 409
+
+
+def test_confirm_freezes_and_a_correction_unconfirms(
+    table: Table, uploaded: dict[str, object]
+) -> None:
+    confirmed = table.confirm(1, 1)
+    assert confirmed["status"] == "confirmed"
+    assert confirmed["confirmed_tally"] == confirmed["tally"]
+    again = table.confirm(1, 1)  # confirming twice changes nothing
+    assert again["version"] == confirmed["version"]
+    draft = table.correct(1, 1, action="delete", detection=1).json()
+    assert draft["status"] == "draft" and draft["confirmed_tally"] is None
+
+
+def test_confirm_needs_something_entered(table: Table) -> None:
+    response = table.act(1, 2, "confirm")
+    assert response.status_code == 409
+    assert table.act(1, 2, "undo").status_code == 409
+
+
+def test_reupload_replaces_the_draft_and_keeps_the_old_photo(
+    table: Table, uploaded: dict[str, object], detector: FakeDetector
+) -> None:
+    table.correct(1, 1, action="delete", detection=1)
+    records = boxes_for(["dumpling"] * 5 + ["maki_3"] * 4)
+    detector.register((902, 700), records)
+    response = table.upload(1, 1, make_photo((902, 700), records))
+    assert response.status_code == 201
+    draft = response.json()
+    assert draft["tally"]["dumpling"] == 5 and draft["tally"]["tempura"] == 0
+    assert len(draft["detections"]) == 9 and not draft["can_undo"]
+    photos = table.client.get(f"{table.collection_url(1, 1)}/photos").json()
+    assert [p["id"] for p in photos] == [uploaded["photo"]["id"], draft["photo"]["id"]]  # type: ignore[index]
+    old = table.client.get(photos[0]["image_url"])
+    assert old.status_code == 200 and old.headers["content-type"] == "image/jpeg"
+    assert old.content[:3] == b"\xff\xd8\xff"
+
+
+def test_annotated_images_are_jpegs(table: Table, uploaded: dict[str, object]) -> None:
+    current = table.client.get(uploaded["annotated_url"])  # type: ignore[arg-type]
+    assert current.status_code == 200 and current.headers["content-type"] == "image/jpeg"
+    image = cv2.imdecode(np.frombuffer(current.content, np.uint8), cv2.IMREAD_COLOR)
+    assert image is not None and image.shape[0] > 0
+    original = table.client.get(uploaded["photo"]["annotated_url"])  # type: ignore[index]
+    assert original.status_code == 200 and original.content[:3] == b"\xff\xd8\xff"
+    table.correct(1, 1, action="delete", detection=1)
+    changed = table.client.get(uploaded["annotated_url"])  # type: ignore[arg-type]
+    assert changed.status_code == 200
+    assert table.client.get(f"{table.collection_url(1, 2)}/annotated.jpg").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "named"),
+    [
+        ({"action": "relabel", "detection": 99, "label": "egg"}, 422, "no detection 99"),
+        ({"action": "delete", "detection": 99}, 422, "no detection 99"),
+        ({"action": "relabel", "detection": 1, "label": "sushi"}, 422, "label"),
+        ({"action": "add", "box": [0, 0, 5000, 10], "label": "egg"}, 422, "not inside"),
+        ({"action": "add", "box": [50, 50, 10, 10], "label": "egg"}, 422, "x1 < x2"),
+        ({"action": "add", "box": [1, 2, 3], "label": "egg"}, 422, "box"),
+        ({"action": "set_counts", "counts": {"egg": -1}}, 422, "egg"),
+        ({"action": "set_counts", "counts": {"egg": 6}}, 422, "deck has only 5"),
+        ({"action": "set_counts", "counts": {"egg": 1.5}}, 422, "egg"),
+        ({"action": "set_counts", "counts": {"eggs": 1}}, 422, "eggs"),
+        ({"action": "set_counts", "counts": {}}, 422, "at least one"),
+        ({"action": "paint", "detection": 1}, 422, "action"),
+    ],
+)
+def test_bad_corrections_are_refused_and_change_nothing(
+    table: Table, uploaded: dict[str, object], body: dict[str, object], status: int, named: str
+) -> None:
+    response = table.correct(1, 1, **body)
+    assert response.status_code == status, response.text
+    assert named in response.text
+    assert table.collection(1, 1)["version"] == 1
+
+
+def test_stale_version_is_409_and_loses_nothing(table: Table, uploaded: dict[str, object]) -> None:
+    first = table.correct(1, 1, action="delete", detection=1, version=1)
+    assert first.status_code == 200
+    second = table.correct(1, 1, action="delete", detection=2, version=1)
+    assert second.status_code == 409
+    assert second.json()["current_version"] == 2
+    state = table.collection(1, 1)
+    ids = [d["id"] for d in state["detections"]]
+    assert 1 not in ids and 2 in ids and state["version"] == 2
+    photo = make_photo((900, 700))
+    assert table.upload(1, 1, photo, version=1).status_code == 409
+    assert table.act(1, 1, "confirm", version=1).status_code == 409
+    assert len(table.client.get(f"{table.collection_url(1, 1)}/photos").json()) == 1
+
+
+def test_round_view_lists_each_players_state(table: Table, uploaded: dict[str, object]) -> None:
+    table.set_counts(1, 2, {"tempura": 9})
+    view = table.round(1)
+    assert view["status"] == "open" and view["accepts_entries"]
+    assert [c["status"] for c in view["collections"]] == ["draft", "draft", "empty"]
+    assert view["collections"][0]["photo_id"] == uploaded["photo"]["id"]  # type: ignore[index]
+    assert view["record"] is None and view["version"] == 2
