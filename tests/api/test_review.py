@@ -6,7 +6,6 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from fastapi.testclient import TestClient
 
 from tests.api.conftest import FakeDetector, Table, boxes_for, make_photo
 

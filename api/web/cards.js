@@ -1,0 +1,43 @@
+// The 15 tally keys (the contract's order), how people call them, and box colours.
+// The detector finds the twelve card kinds; a person may also label one box as a whole
+// stack (a nigiri lying on its wasabi).
+
+export const CATEGORIES = [
+  { key: "tempura", name: "Tempura", short: "Tempura", colour: "#e69f00", group: "Dishes" },
+  { key: "sashimi", name: "Sashimi", short: "Sashimi", colour: "#009e73", group: "Dishes" },
+  { key: "dumpling", name: "Dumpling", short: "Dumpling", colour: "#56b4e9", group: "Dishes" },
+  { key: "maki_1", name: "Maki, 1 roll", short: "Maki 1", colour: "#d55e00", group: "Maki rolls" },
+  { key: "maki_2", name: "Maki, 2 rolls", short: "Maki 2", colour: "#c0392b", group: "Maki rolls" },
+  { key: "maki_3", name: "Maki, 3 rolls", short: "Maki 3", colour: "#8e1b10", group: "Maki rolls" },
+  { key: "egg", name: "Egg nigiri", short: "Egg", colour: "#c9a800", group: "Nigiri" },
+  { key: "salmon", name: "Salmon nigiri", short: "Salmon", colour: "#f07c5a", group: "Nigiri" },
+  { key: "squid", name: "Squid nigiri", short: "Squid", colour: "#7f8c9a", group: "Nigiri" },
+  { key: "egg_on_wasabi", name: "Egg on wasabi", short: "Egg+W", colour: "#9a8a00", group: "Nigiri on wasabi" },
+  { key: "salmon_on_wasabi", name: "Salmon on wasabi", short: "Salmon+W", colour: "#c2553a", group: "Nigiri on wasabi" },
+  { key: "squid_on_wasabi", name: "Squid on wasabi", short: "Squid+W", colour: "#52606d", group: "Nigiri on wasabi" },
+  { key: "wasabi", name: "Wasabi (no nigiri on it)", short: "Wasabi", colour: "#3f9b35", group: "Other" },
+  { key: "chopsticks", name: "Chopsticks", short: "Chopsticks", colour: "#8d6e63", group: "Other" },
+  { key: "pudding", name: "Pudding", short: "Pudding", colour: "#cc79a7", group: "Other" },
+];
+
+export const BY_KEY = Object.fromEntries(CATEGORIES.map((c) => [c.key, c]));
+
+export function categoryName(key) {
+  return BY_KEY[key]?.name ?? key;
+}
+
+// Per-round score lines, as the API's breakdown names them.
+export const BREAKDOWN = [
+  { key: "maki", name: "Maki" },
+  { key: "tempura", name: "Tempura" },
+  { key: "sashimi", name: "Sashimi" },
+  { key: "dumpling", name: "Dumpling" },
+  { key: "nigiri", name: "Nigiri (wasabi incl.)" },
+];
+
+// One colour per seat (Okabe-Ito, safe for colour-blind players).
+export const SEAT_COLOURS = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00"];
+
+// The most rounds the 108-card deck deals, by players (3 is standard).
+export const MAX_ROUNDS = { 2: 5, 3: 4, 4: 3, 5: 3 };
+export const HAND_SIZE = { 2: 10, 3: 9, 4: 8, 5: 7 };

@@ -1,0 +1,73 @@
+"""The app's frame: settings from SUSHIGO_* variables, `sushigo serve`'s arguments, the
+web page mount point, the docs, and SQLite set up as promised."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import text
+
+from api import commands, main
+from api.main import create_app
+from api.settings import Settings, get_settings
+
+
+def test_settings_come_from_sushigo_variables(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("SUSHIGO_DATA_DIR", str(tmp_path / "d"))
+    monkeypatch.setenv("SUSHIGO_MAX_PIXELS", "1234")
+    monkeypatch.setenv("SUSHIGO_WEIGHTS", str(tmp_path / "w.onnx"))
+    settings = get_settings()
+    assert settings.data_dir == tmp_path / "d" and settings.max_pixels == 1234
+    assert settings.weights == tmp_path / "w.onnx"
+    assert settings.resolved_database_url.endswith("/d/sushigo.sqlite3")
+    override = get_settings(database_url="postgresql://db/sushigo", data_dir=None)
+    assert override.resolved_database_url == "postgresql://db/sushigo"
+    assert override.data_dir == tmp_path / "d"
+
+
+def test_serve_registers_its_arguments(tmp_path: Path) -> None:
+    parser = argparse.ArgumentParser()
+    commands.register(parser.add_subparsers())
+    args = parser.parse_args(
+        ["serve", "--port", "9001", "--data-dir", str(tmp_path), "--weights", "m.onnx"]
+    )
+    assert args.handler is commands.run_serve
+    assert (args.host, args.port) == ("127.0.0.1", 9001)
+    settings = commands.settings_from(args)
+    assert settings.data_dir == tmp_path and settings.weights == Path("m.onnx")
+
+
+def test_docs_and_openapi(client: TestClient) -> None:
+    assert client.get("/docs").status_code == 200
+    paths = client.get("/openapi.json").json()["paths"]
+    assert "/api/v1/score/round" in paths and "/api/v1/games" in paths
+    root = client.get("/", follow_redirects=False)
+    assert root.status_code in (200, 307)
+
+
+def test_the_web_page_is_served_from_api_web(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, settings: Settings
+) -> None:
+    web = tmp_path / "web"
+    web.mkdir()
+    (web / "index.html").write_text("<!doctype html><title>sushigo</title>")
+    (web / "app.js").write_text("console.log('hi')")
+    monkeypatch.setattr(main, "WEB_DIR", web)
+    with TestClient(create_app(settings)) as client:
+        assert "sushigo" in client.get("/").text
+        assert client.get("/app.js").status_code == 200
+        assert client.get("/api/v1/games/nope").status_code == 404
+        assert client.get("/docs").status_code == 200
+
+
+def test_sqlite_runs_in_wal_with_foreign_keys(settings: Settings) -> None:
+    app = create_app(settings)
+    with app.state.engine.connect() as connection:
+        assert connection.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+        assert connection.execute(text("PRAGMA foreign_keys")).scalar() == 1
+    assert (settings.data_dir / "sushigo.sqlite3").is_file()
