@@ -17,7 +17,7 @@ import numpy as np
 
 from datasets.collection import Collection, deal_collection
 from datasets.faces import FacePool
-from datasets.layout import CARD_H, PlacedCard, lay_out
+from datasets.layout import LAYOUT_STYLES, PlacedCard, lay_out
 from datasets.table import draw_clutter, surface
 
 MIN_VISIBLE = 0.08  # a card showing less than this share of itself is never made
@@ -78,6 +78,8 @@ def make_scene(
 ) -> Scene:
     """Render one photo whose long side is `size` px."""
     collection = deal_collection(rng, players=players)
+    if style is None:
+        style = str(rng.choice(LAYOUT_STYLES, p=[0.3, 0.3, 0.25, 0.15]))
     placed = lay_out(collection, rng, style)
 
     # Frame: landscape or portrait, 4:3 mostly.
@@ -119,7 +121,7 @@ def make_scene(
     image, meta = _photograph(image, rng)
     meta.update(
         tilt=round(abs(tilt), 1), yaw=round(yaw, 1), fill=round(fill, 3), width=width, height=height,
-        style=style or "random", card_height_px=round(float(np.median([_height(q) for q in quads])), 1),
+        style=style, card_height_px=round(float(np.median([_height(q) for q in quads])), 1),
     )
     quality = int(rng.integers(50, 96))
     ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])

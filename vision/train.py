@@ -66,12 +66,33 @@ def train_detector(cfg: DetectorTraining, *, resume: bool = False) -> Path:
         overrides = {"resume": str(last)}
     else:
         overrides = dict(
-            model=str(cfg.model), data=str(cfg.data.resolve()), epochs=cfg.epochs, imgsz=cfg.imgsz,
-            batch=cfg.batch, workers=0, device="cpu", pretrained=False, amp=False, plots=False,
-            single_cls=True, fliplr=0.0, mosaic=cfg.mosaic, close_mosaic=max(1, cfg.epochs // 5),
-            warmup_epochs=1.0, degrees=0.0, scale=0.3, translate=0.1, cache="ram" if cfg.cache else False,
-            fraction=cfg.fraction, project=str(run_dir.parent), name=run_dir.name, exist_ok=True,
-            seed=cfg.seed, deterministic=False, verbose=True, patience=100,
+            model=str(cfg.model),
+            data=str(cfg.data.resolve()),
+            epochs=cfg.epochs,
+            imgsz=cfg.imgsz,
+            batch=cfg.batch,
+            workers=0,
+            device="cpu",
+            pretrained=False,
+            amp=False,
+            plots=False,
+            single_cls=True,
+            fliplr=0.0,
+            mosaic=cfg.mosaic,
+            close_mosaic=max(1, cfg.epochs // 5),
+            warmup_epochs=1.0,
+            degrees=0.0,
+            scale=0.3,
+            translate=0.1,
+            cache="ram" if cfg.cache else False,
+            fraction=cfg.fraction,
+            project=str(run_dir.parent),
+            name=run_dir.name,
+            exist_ok=True,
+            seed=cfg.seed,
+            deterministic=False,
+            verbose=True,
+            patience=100,
         )
     trainer = Trainer(overrides=overrides)
     trainer.train()
@@ -84,3 +105,39 @@ def ship(weights: Path, dest: Path) -> Path:
     dest.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(weights, dest)
     return dest
+
+
+def train_classifier_run(
+    data: Path, out: Path, *, epochs: int = 12, threads: int = 2, seed: int = 0
+) -> Path:
+    """Crops from a synth dataset -> trained classifier -> out/classifier.onnx."""
+    from vision.classifier import crops_from_dataset, export_onnx, train_classifier
+
+    out.mkdir(parents=True, exist_ok=True)
+    log_path = out / "train.log"
+
+    def log(line: str) -> None:
+        print(line, flush=True)
+        with log_path.open("a") as f:
+            f.write(line + "\n")
+
+    train = crops_from_dataset(data, "train", seed=seed)
+    val = crops_from_dataset(data, "val", seed=seed + 1)
+    log(f"classifier crops: {len(train.labels)} train, {len(val.labels)} val")
+    net, acc = train_classifier(train, val, epochs=epochs, threads=threads, seed=seed, log=log)
+    log(f"classifier best val accuracy {acc:.4f}")
+    return export_onnx(net, out / "classifier.onnx")
+
+
+def ship_models(
+    folder: Path, *, detector_pt: Path | None, classifier_onnx: Path | None, imgsz: int
+) -> None:
+    """Put freshly trained models into a weights folder and refresh its model.json."""
+    from vision.export import export_detector, write_model_card
+
+    folder.mkdir(parents=True, exist_ok=True)
+    if detector_pt is not None:
+        export_detector(detector_pt, folder, imgsz=imgsz)
+    if classifier_onnx is not None:
+        shutil.copyfile(classifier_onnx, folder / "classifier.onnx")
+    write_model_card(folder, imgsz=imgsz)

@@ -1,0 +1,80 @@
+"""The shipped detector: the fast path agrees with ultralytics, and tallies come out right."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+from datasets.faces import FacePool
+from datasets.scene import make_scene
+from vision.detector import decode_yolo, letterbox, load_detector, model_info
+from vision.photo import load_photo
+from vision.pipeline import read_photo
+
+os.environ.setdefault("YOLO_OFFLINE", "1")
+
+
+@pytest.fixture(scope="module")
+def scenes() -> list:
+    # A seed no training set uses (training: 1000, 2000), rendered at phone-like size.
+    rng = np.random.default_rng(987_654)
+    faces = FacePool.rendered(31_337, per_kind=3)
+    return [make_scene(rng, faces, size=1280) for _ in range(20)]
+
+
+def test_shipped_weights_read_at_least_90_percent_of_fresh_photos_exactly(scenes: list) -> None:
+    detector = load_detector()
+    exact = 0
+    for scene in scenes:
+        reading = read_photo(load_photo(scene.jpeg), detector, players=scene.collection.players)
+        exact += reading.tally == scene.tally()
+    assert exact / len(scenes) >= 0.9, f"{exact}/{len(scenes)} exact tallies"
+
+
+def test_fast_path_matches_ultralytics_predict(scenes: list) -> None:
+    from ultralytics import YOLO
+
+    info = model_info()
+    detector = load_detector()
+    model = YOLO(str(info.folder / "detector.pt"))
+    for scene in scenes[:5]:
+        image = load_photo(scene.jpeg).image
+        ours, our_scores = detector.find_cards(image)
+        result = model.predict(image, imgsz=info.imgsz, conf=info.conf, iou=info.iou,
+                               device="cpu", verbose=False)[0]
+        theirs = result.boxes.xyxy.numpy()
+        their_scores = result.boxes.conf.numpy()
+        assert len(ours) == len(theirs)
+        order_ours, order_theirs = np.argsort(-our_scores), np.argsort(-their_scores)
+        np.testing.assert_allclose(ours[order_ours], theirs[order_theirs], atol=1.0)
+        np.testing.assert_allclose(our_scores[order_ours], their_scores[order_theirs], atol=2e-3)
+
+
+def test_letterbox_pads_to_a_square_keeping_aspect() -> None:
+    image = np.zeros((300, 400, 3), np.uint8)
+    padded, r, (left, top) = letterbox(image, 416)
+    assert padded.shape == (416, 416, 3)
+    assert r == pytest.approx(416 / 400)
+    assert left == 0 and top == (416 - 312) // 2
+    assert padded[0, 0].tolist() == [114, 114, 114]
+
+
+def test_decode_yolo_keeps_confident_boxes_and_suppresses_overlaps() -> None:
+    raw = np.zeros((1, 5, 4), np.float32)
+    raw[0, :, 0] = [50, 50, 20, 20, 0.9]  # cx cy w h score
+    raw[0, :, 1] = [51, 50, 20, 20, 0.8]  # same card, lower score: suppressed
+    raw[0, :, 2] = [150, 50, 20, 20, 0.7]  # another card
+    raw[0, :, 3] = [250, 50, 20, 20, 0.1]  # below the threshold
+    boxes, scores = decode_yolo(raw, conf=0.25, iou=0.7)
+    assert scores.tolist() == pytest.approx([0.9, 0.7])
+    assert boxes[0].tolist() == pytest.approx([40, 40, 60, 60])
+
+
+def test_model_card_names_files_that_exist() -> None:
+    info = model_info()
+    assert info.detector.is_file() and info.classifier.is_file()
+    described = info.describe()
+    assert len(described["detector"]["sha256"]) == 64
+    assert "maki_3" in described["classes"]

@@ -1,0 +1,251 @@
+"""The card classifier: one crop of a detected card -> its kind (or "none").
+
+The detector finds cards at low resolution; the kind, and above all the maki icon count,
+is read from a crop of the photo at a higher resolution, where the banner's icons and name
+stay legible. Crops are resized to CROP x CROP whatever their shape: a covered card's
+crop is a wide strip, a whole card a tall one, and the network sees both in training.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import cv2
+import numpy as np
+
+from scoring.cards import CARD_KINDS
+
+if TYPE_CHECKING:
+    import torch
+
+CROP = 96
+CLASSES: tuple[str, ...] = (*CARD_KINDS, "none")  # "none": not a card (clutter, table)
+NONE_ID = len(CLASSES) - 1
+PAD = 0.06  # context around a box, as a share of its size
+
+
+def crop_boxes(image: np.ndarray, boxes: np.ndarray, pad: float = PAD) -> np.ndarray:
+    """Crops (N, CROP, CROP, 3) uint8 BGR of the boxes (N, 4) xyxy, padded a little."""
+    out = np.zeros((len(boxes), CROP, CROP, 3), np.uint8)
+    for i, (x1, y1, x2, y2) in enumerate(boxes):
+        bw, bh = x2 - x1, y2 - y1
+        m = pad * max(bw, bh)
+        src = np.float32([[x1 - m, y1 - m], [x2 + m, y1 - m], [x1 - m, y2 + m]])
+        dst = np.float32([[0, 0], [CROP, 0], [0, CROP]])
+        affine = cv2.getAffineTransform(src, dst)
+        if max(bw, bh) > 2.5 * CROP:
+            # warpAffine would alias a big shrink; INTER_AREA on the cut-out does not.
+            out[i] = _downsampled_crop(image, (x1 - m, y1 - m, x2 + m, y2 + m))
+            continue
+        out[i] = cv2.warpAffine(
+            image, affine, (CROP, CROP), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        )
+    return out
+
+
+def _downsampled_crop(image: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
+    h, w = image.shape[:2]
+    x1, y1, x2, y2 = (round(float(v)) for v in box)
+    cx1, cy1, cx2, cy2 = max(0, x1), max(0, y1), min(w, x2), min(h, y2)
+    patch = image[cy1:cy2, cx1:cx2]
+    patch = cv2.copyMakeBorder(patch, cy1 - y1, y2 - cy2, cx1 - x1, x2 - cx2, cv2.BORDER_REPLICATE)
+    return cv2.resize(patch, (CROP, CROP), interpolation=cv2.INTER_AREA)
+
+
+def to_input(crops: np.ndarray) -> np.ndarray:
+    """(N, CROP, CROP, 3) BGR uint8 -> (N, 3, CROP, CROP) float32 RGB in [0, 1]."""
+    return np.ascontiguousarray(crops[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
+
+
+def build_network() -> torch.nn.Module:
+    import torch
+    from torch import nn
+
+    def block(cin: int, cout: int, stride: int) -> nn.Sequential:
+        return nn.Sequential(
+            nn.Conv2d(cin, cout, 3, stride, 1, bias=False),
+            nn.BatchNorm2d(cout),
+            nn.ReLU(inplace=True),
+            nn.Conv2d(cout, cout, 3, 1, 1, bias=False),
+            nn.BatchNorm2d(cout),
+            nn.ReLU(inplace=True),
+        )
+
+    class CardNet(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.features = nn.Sequential(
+                block(3, 24, 2),  # 48
+                block(24, 48, 2),  # 24
+                block(48, 96, 2),  # 12
+                block(96, 160, 2),  # 6
+            )
+            # No global pooling: the kind is the banner at the TOP of the crop (a covered
+            # card's strip also shows the next card's banner at its bottom), so the head
+            # keeps where things are.
+            self.squeeze = nn.Sequential(nn.Conv2d(160, 32, 1), nn.ReLU(inplace=True))
+            self.head = nn.Sequential(nn.Dropout(0.2), nn.Linear(32 * 6 * 6, len(CLASSES)))
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return self.head(torch.flatten(self.squeeze(self.features(x)), 1))
+
+    return CardNet()
+
+
+# --- training data ----------------------------------------------------------------------
+
+
+@dataclass
+class CropSet:
+    crops: np.ndarray  # (N, CROP, CROP, 3) uint8
+    labels: np.ndarray  # (N,) int64
+
+
+def _jitter_box(box: np.ndarray, rng: np.random.Generator, amount: float) -> np.ndarray:
+    x1, y1, x2, y2 = box
+    bw, bh = x2 - x1, y2 - y1
+    d = rng.uniform(-amount, amount, 4) * np.array([bw, bh, bw, bh])
+    return np.array([x1 + d[0], y1 + d[1], x2 + d[2], y2 + d[3]])
+
+
+def crops_from_dataset(
+    root: Path, split: str, *, seed: int, per_card: int = 2, none_per_image: int = 2
+) -> CropSet:
+    """Card crops (with the box jitter a detector makes) and non-card crops from a dataset."""
+    from datasets.yolo_format import read_split
+
+    rng = np.random.default_rng(seed)
+    kind_id = {k: i for i, k in enumerate(CLASSES)}
+    crops: list[np.ndarray] = []
+    labels: list[int] = []
+    for item in read_split(root, split):
+        image = cv2.imread(str(item.image))
+        h, w = image.shape[:2]
+        boxes = np.array([b[1:] for b in item.boxes], float)
+        chosen = [_jitter_box(box, rng, 0.08) for box in boxes for _ in range(per_card)]
+        chosen_labels = [kind_id[b[0]] for b in item.boxes for _ in range(per_card)]
+        # Non-cards: boxes of a card's size that overlap no card much.
+        sizes = boxes[:, 2:] - boxes[:, :2] if len(boxes) else np.array([[w / 8, h / 8]])
+        accepted = 0
+        for _ in range(none_per_image * 10):
+            if accepted == none_per_image:
+                break
+            bw, bh = sizes[int(rng.integers(len(sizes)))] * rng.uniform(0.6, 1.5)
+            x1, y1 = rng.uniform(0, max(1, w - bw)), rng.uniform(0, max(1, h - bh))
+            cand = np.array([x1, y1, x1 + bw, y1 + bh])
+            if len(boxes) == 0 or _max_overlap(cand, boxes) < 0.15:
+                chosen.append(cand)
+                chosen_labels.append(NONE_ID)
+                accepted += 1
+        crops.append(crop_boxes(image, np.array(chosen)))
+        labels.extend(chosen_labels)
+    return CropSet(np.concatenate(crops), np.array(labels, np.int64))
+
+
+def _max_overlap(box: np.ndarray, boxes: np.ndarray) -> float:
+    ix1 = np.maximum(box[0], boxes[:, 0])
+    iy1 = np.maximum(box[1], boxes[:, 1])
+    ix2 = np.minimum(box[2], boxes[:, 2])
+    iy2 = np.minimum(box[3], boxes[:, 3])
+    inter = np.clip(ix2 - ix1, 0, None) * np.clip(iy2 - iy1, 0, None)
+    area = (box[2] - box[0]) * (box[3] - box[1])
+    return float((inter / max(area, 1e-6)).max())
+
+
+def _augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Light and lens changes the photo synthesizer already varies, varied once more."""
+    x = batch.astype(np.float32)
+    n = len(x)
+    x *= rng.uniform(0.6, 1.3, (n, 1, 1, 1))
+    x += rng.uniform(-25, 25, (n, 1, 1, 1))
+    x *= rng.uniform(0.9, 1.1, (n, 1, 1, 3))
+    x += rng.normal(0, rng.uniform(0, 8), x.shape)
+    for i in np.flatnonzero(rng.random(n) < 0.25):
+        x[i] = cv2.GaussianBlur(x[i], (0, 0), rng.uniform(0.5, 1.5))
+    return np.clip(x, 0, 255).astype(np.uint8)
+
+
+def train_classifier(
+    train: CropSet,
+    val: CropSet,
+    *,
+    epochs: int = 12,
+    batch: int = 128,
+    threads: int = 1,
+    seed: int = 0,
+    log: Any = print,
+) -> tuple[Any, float]:
+    """Train the classifier; returns (network, validation accuracy)."""
+    import torch
+
+    torch.manual_seed(seed)
+    torch.set_num_threads(threads)
+    rng = np.random.default_rng(seed)
+    net = build_network()
+    steps = epochs * int(np.ceil(len(train.labels) / batch))
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=5e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
+    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
+    best_acc, best_state = -1.0, None
+    for epoch in range(epochs):
+        net.train()
+        order = rng.permutation(len(train.labels))
+        total = 0.0
+        for start in range(0, len(order), batch):
+            idx = order[start : start + batch]
+            x = torch.from_numpy(to_input(_augment(train.crops[idx], rng)))
+            y = torch.from_numpy(train.labels[idx])
+            opt.zero_grad()
+            loss = loss_fn(net(x), y)
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss) * len(idx)
+        acc = accuracy(net, val)
+        log(
+            f"classifier epoch {epoch + 1}/{epochs} loss {total / len(order):.4f} val acc {acc:.4f}"
+        )
+        if acc >= best_acc:
+            best_acc = acc
+            best_state = {k: v.clone() for k, v in net.state_dict().items()}
+    assert best_state is not None
+    net.load_state_dict(best_state)
+    return net, best_acc
+
+
+def predict_logits(net: Any, crops: np.ndarray, batch: int = 256) -> np.ndarray:
+    import torch
+
+    net.eval()
+    outs = []
+    with torch.no_grad():
+        for start in range(0, len(crops), batch):
+            outs.append(net(torch.from_numpy(to_input(crops[start : start + batch]))).numpy())
+    return np.concatenate(outs) if outs else np.zeros((0, len(CLASSES)), np.float32)
+
+
+def accuracy(net: Any, data: CropSet) -> float:
+    if len(data.labels) == 0:
+        return 0.0
+    return float((predict_logits(net, data.crops).argmax(1) == data.labels).mean())
+
+
+def export_onnx(net: Any, path: Path) -> Path:
+    import torch
+
+    net.eval()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    dummy = torch.zeros(1, 3, CROP, CROP)
+    torch.onnx.export(
+        net,
+        (dummy,),
+        str(path),
+        input_names=["crops"],
+        output_names=["logits"],
+        dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
+        opset_version=17,
+        dynamo=False,
+    )
+    return path

@@ -1,0 +1,142 @@
+"""`sushigo detect`, `sushigo train`, `sushigo eval`. Heavy imports stay inside handlers."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    detect = subparsers.add_parser("detect", help="read one photo of a collection into a tally")
+    detect.add_argument("photo", type=Path, help="JPEG, PNG, WebP or HEIC photo")
+    detect.add_argument(
+        "--players",
+        type=int,
+        choices=range(2, 6),
+        metavar="N",
+        help="players at the table (2-5): checks the hand size",
+    )
+    detect.add_argument("--json", action="store_true", help="print the POST /api/v1/detect body")
+    detect.add_argument(
+        "--annotate", type=Path, metavar="OUT.jpg", help="write the photo with boxes"
+    )
+    detect.add_argument("--weights", type=Path, help="weights folder (default: the shipped one)")
+    detect.set_defaults(handler=run_detect)
+
+    train = subparsers.add_parser("train", help="train the detector and the card classifier")
+    train.add_argument(
+        "--data",
+        type=Path,
+        required=True,
+        help="a dataset from `sushigo synth` (DIR with data.yaml)",
+    )
+    train.add_argument("--stage", choices=("both", "detector", "classifier"), default="both")
+    train.add_argument("--out", type=Path, default=Path("runs/train"), help="run folder")
+    train.add_argument("--epochs", type=int, default=15, help="detector epochs (15)")
+    train.add_argument("--classifier-epochs", type=int, default=12)
+    train.add_argument("--imgsz", type=int, default=416, help="detector input size (416)")
+    train.add_argument("--batch", type=int, default=16)
+    train.add_argument("--threads", type=int, default=2, help="torch threads (2)")
+    train.add_argument("--fraction", type=float, default=1.0, help="share of the dataset to use")
+    train.add_argument(
+        "--classifier-data",
+        type=Path,
+        help="dataset for classifier crops (default: --data); larger images help",
+    )
+    train.add_argument("--resume", action="store_true", help="continue the run in --out")
+    train.add_argument(
+        "--ship",
+        type=Path,
+        nargs="?",
+        const=Path(__file__).parent / "weights",
+        help="write the trained models into this weights folder "
+        "(default when given: vision/weights)",
+    )
+    train.set_defaults(handler=run_train)
+
+    ev = subparsers.add_parser("eval", help="measure tally accuracy on generated photos")
+    ev.add_argument("--data", type=Path, required=True, help="a dataset from `sushigo synth`")
+    ev.add_argument("--split", default="test")
+    ev.add_argument("--limit", type=int, help="only the first N photos")
+    ev.add_argument("--weights", type=Path, help="weights folder (default: the shipped one)")
+    ev.add_argument("--json", type=Path, metavar="OUT.json", help="also write the figures as JSON")
+    ev.set_defaults(handler=run_eval)
+
+
+def run_detect(args: argparse.Namespace) -> int:
+    from vision.detector import load_detector
+    from vision.photo import load_photo_file
+    from vision.pipeline import read_photo
+
+    if not args.photo.is_file():
+        raise FileNotFoundError(f"no such photo: {args.photo}")
+    photo = load_photo_file(args.photo)
+    reading = read_photo(photo, load_detector(args.weights), players=args.players)
+    if args.annotate:
+        from vision.annotate import annotate, encode_jpeg
+
+        # Boxes are in the original photo's pixels; draw on the decoded image.
+        shown = type(reading)(
+            **{**reading.__dict__, "detections": reading.detections.scaled(1 / photo.scale)}
+        )
+        args.annotate.write_bytes(encode_jpeg(annotate(photo.image, shown)))
+    if args.json:
+        json.dump(reading.to_json(), sys.stdout)
+        print()
+        return 0
+    counts = ", ".join(f"{k} {v}" for k, v in reading.tally.items() if v) or "no cards"
+    print(f"{reading.cards} cards: {counts}")
+    for warning in reading.warnings:
+        print(f"warning: {warning}")
+    return 0
+
+
+def run_train(args: argparse.Namespace) -> int:
+    from vision.train import DetectorTraining, train_classifier_run, train_detector
+
+    data_yaml = args.data / "data.yaml"
+    if not data_yaml.is_file():
+        raise FileNotFoundError(f"{data_yaml} not found: make a dataset with `sushigo synth`")
+    pt = None
+    if args.stage in ("both", "detector"):
+        cfg = DetectorTraining(
+            data=data_yaml,
+            out=args.out / "detector",
+            epochs=args.epochs,
+            imgsz=args.imgsz,
+            batch=args.batch,
+            threads=args.threads,
+            fraction=args.fraction,
+        )
+        pt = train_detector(cfg, resume=args.resume)
+        print(f"detector weights: {pt}")
+    onnx = None
+    if args.stage in ("both", "classifier"):
+        onnx = train_classifier_run(
+            args.classifier_data or args.data,
+            args.out / "classifier",
+            epochs=args.classifier_epochs,
+            threads=args.threads,
+        )
+        print(f"classifier: {onnx}")
+    if args.ship:
+        from vision.train import ship_models
+
+        ship_models(args.ship, detector_pt=pt, classifier_onnx=onnx, imgsz=args.imgsz)
+        print(f"shipped into {args.ship}")
+    return 0
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    from vision.detector import load_detector
+    from vision.evaluate import evaluate, format_report, write_report
+
+    report = evaluate(args.data, load_detector(args.weights), split=args.split, limit=args.limit)
+    summary = report.summary()
+    print(format_report(summary))
+    if args.json:
+        write_report(summary, args.json)
+    return 0

@@ -1,0 +1,206 @@
+"""The fast CPU inference path: ONNX detector + ONNX classifier under onnxruntime.
+
+Stage one finds every card (one class, the visible part of each card) in a letterboxed
+copy of the photo, exactly as ultralytics' predictor would (same letterbox, same
+thresholds, same NMS); stage two reads each card's kind from a crop of the photo at its
+decoded resolution. The result is a `Detections` in the photo's pixels. No torch here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.classifier import CLASSES, NONE_ID, crop_boxes, to_input
+from vision.detections import Detections
+from vision.labels import LABEL_ID
+
+WEIGHTS_DIR = Path(__file__).parent / "weights"
+MODEL_CARD = "model.json"  # metadata beside the weights: files, image size, when trained
+
+# Classifier index -> label id (LABELS follows TALLY_KEYS, the classifier CARD_KINDS).
+_CLASS_TO_LABEL = np.array([LABEL_ID.get(name, -1) for name in CLASSES], np.int64)
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    folder: Path
+    detector: Path
+    classifier: Path
+    imgsz: int
+    conf: float
+    iou: float
+    meta: dict[str, Any]
+
+    @classmethod
+    def load(cls, folder: Path) -> ModelInfo:
+        card_path = folder / MODEL_CARD
+        if not card_path.exists():
+            raise FileNotFoundError(f"no {MODEL_CARD} in {folder}: not a sushigo weights folder")
+        meta = json.loads(card_path.read_text())
+        return cls(
+            folder=folder,
+            detector=folder / meta["detector"],
+            classifier=folder / meta["classifier"],
+            imgsz=int(meta["imgsz"]),
+            conf=float(meta.get("conf", 0.25)),
+            iou=float(meta.get("iou", 0.7)),
+            meta=meta,
+        )
+
+    def describe(self) -> dict[str, Any]:
+        """What `GET /api/v1/model` shows: files, hashes, classes, when trained."""
+        return {
+            "folder": str(self.folder),
+            "detector": {"file": self.detector.name, "sha256": _sha256(self.detector)},
+            "classifier": {"file": self.classifier.name, "sha256": _sha256(self.classifier)},
+            "classes": list(CLASSES[:NONE_ID]),
+            "imgsz": self.imgsz,
+            "trained": self.meta.get("trained"),
+            "metrics": self.meta.get("metrics", {}),
+        }
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[int, int]]:
+    """Ultralytics' LetterBox(auto=False, center=True): resize, pad with grey 114."""
+    h, w = image.shape[:2]
+    r = min(size / h, size / w)
+    new_w, new_h = max(round(w * r), 1), max(round(h * r), 1)
+    dw, dh = (size - new_w) / 2, (size - new_h) / 2
+    resized = (
+        cv2.resize(image, (new_w, new_h), interpolation=cv2.INTER_LINEAR)
+        if (new_w, new_h) != (w, h)
+        else image
+    )
+    top, bottom = round(dh - 0.1), round(dh + 0.1)
+    left, right = round(dw - 0.1), round(dw + 0.1)
+    padded = cv2.copyMakeBorder(
+        resized, top, bottom, left, right, cv2.BORDER_CONSTANT, value=(114, 114, 114)
+    )
+    return padded, r, (left, top)
+
+
+def decode_yolo(
+    output: np.ndarray, conf: float, iou: float, max_det: int = 300
+) -> tuple[np.ndarray, np.ndarray]:
+    """(1, 4 + nc, A) raw YOLOv8 output -> boxes xyxy (N, 4) and scores (N,), after NMS."""
+    pred = output[0].T  # (A, 4 + nc)
+    scores = pred[:, 4:].max(1)
+    keep = scores > conf
+    pred, scores = pred[keep], scores[keep]
+    if not len(pred):
+        return np.zeros((0, 4), np.float32), np.zeros(0, np.float32)
+    xy, wh = pred[:, :2], pred[:, 2:4]
+    boxes = np.concatenate([xy - wh / 2, xy + wh / 2], 1)
+    order = _nms(boxes, scores, iou)[:max_det]
+    return boxes[order].astype(np.float32), scores[order].astype(np.float32)
+
+
+def _nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
+    order = np.argsort(-scores, kind="stable")
+    areas = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    keep: list[int] = []
+    while len(order):
+        i = order[0]
+        keep.append(int(i))
+        rest = order[1:]
+        ix1 = np.maximum(boxes[i, 0], boxes[rest, 0])
+        iy1 = np.maximum(boxes[i, 1], boxes[rest, 1])
+        ix2 = np.minimum(boxes[i, 2], boxes[rest, 2])
+        iy2 = np.minimum(boxes[i, 3], boxes[rest, 3])
+        inter = np.clip(ix2 - ix1, 0, None) * np.clip(iy2 - iy1, 0, None)
+        overlap = inter / (areas[i] + areas[rest] - inter + 1e-9)
+        order = rest[overlap <= iou]
+    return np.array(keep, np.int64)
+
+
+class CardDetector:
+    """Callable: BGR image -> Detections (card kinds as labels) in that image's pixels."""
+
+    def __init__(self, info: ModelInfo, *, threads: int = 2) -> None:
+        import onnxruntime as ort
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        providers = ["CPUExecutionProvider"]
+        self.info = info
+        self._detector = ort.InferenceSession(str(info.detector), options, providers=providers)
+        self._classifier = ort.InferenceSession(str(info.classifier), options, providers=providers)
+        self._det_input = self._detector.get_inputs()[0].name
+        self._cls_input = self._classifier.get_inputs()[0].name
+        self._lock = threading.Lock()  # sessions are thread-safe; the lock bounds CPU use
+
+    def find_cards(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Stage one: card boxes (xyxy, image px) and their scores."""
+        padded, r, (left, top) = letterbox(image, self.info.imgsz)
+        blob = (
+            np.ascontiguousarray(padded[..., ::-1].transpose(2, 0, 1), dtype=np.float32)[None]
+            / 255.0
+        )
+        with self._lock:
+            (output,) = self._detector.run(None, {self._det_input: blob})
+        boxes, scores = decode_yolo(output, self.info.conf, self.info.iou)
+        boxes[:, [0, 2]] = (boxes[:, [0, 2]] - left) / r
+        boxes[:, [1, 3]] = (boxes[:, [1, 3]] - top) / r
+        h, w = image.shape[:2]
+        boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, w)
+        boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, h)
+        return boxes, scores
+
+    def classify(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """Stage two: class probabilities (N, len(CLASSES)) for each box."""
+        if not len(boxes):
+            return np.zeros((0, len(CLASSES)), np.float32)
+        with self._lock:
+            (logits,) = self._classifier.run(
+                None, {self._cls_input: to_input(crop_boxes(image, boxes))}
+            )
+        e = np.exp(logits - logits.max(1, keepdims=True))
+        return (e / e.sum(1, keepdims=True)).astype(np.float32)
+
+    def __call__(self, image: np.ndarray) -> Detections:
+        boxes, scores = self.find_cards(image)
+        probs = self.classify(image, boxes)
+        if not len(boxes):
+            return Detections.empty()
+        kind = probs.argmax(1)
+        card = kind != NONE_ID
+        # The confidence a reviewer sees: that it is a card, and that it is this kind.
+        confidence = scores * probs[np.arange(len(kind)), kind]
+        return Detections(boxes[card], confidence[card], _CLASS_TO_LABEL[kind[card]])
+
+
+def default_weights() -> Path:
+    return WEIGHTS_DIR
+
+
+@lru_cache(maxsize=4)
+def _load(folder: Path, threads: int) -> CardDetector:
+    return CardDetector(ModelInfo.load(folder), threads=threads)
+
+
+def load_detector(weights: Path | None = None, *, threads: int = 2) -> CardDetector:
+    """The detector for a weights folder, loaded once per process and shared."""
+    folder = Path(weights).resolve() if weights else WEIGHTS_DIR.resolve()
+    if folder.is_file():
+        folder = folder.parent
+    return _load(folder, threads)
+
+
+def model_info(weights: Path | None = None) -> ModelInfo:
+    """The weights' metadata, without loading onnxruntime."""
+    folder = Path(weights).resolve() if weights else WEIGHTS_DIR.resolve()
+    return ModelInfo.load(folder.parent if folder.is_file() else folder)

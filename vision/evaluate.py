@@ -1,0 +1,265 @@
+"""`sushigo eval`: how right the tallies are on held-out generated photos.
+
+The figure that matters to a player is the share of photos whose whole tally is exactly
+right; mAP is reported beside it, per class, computed on the final labelled boxes.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from scoring import Tally, score_round
+from scoring.cards import CARD_KINDS, STACKS, TALLY_KEYS
+from vision.photo import load_photo_file
+from vision.pipeline import Detector, read_photo
+
+# Conditions that make a photo hard, from the generator's record of how it was made.
+HARD = {
+    "steep_angle": lambda m: m.get("tilt", 0) >= 35,
+    "low_light": lambda m: m.get("gain", 1) < 0.6,
+    "heavy_overlap": lambda m: m.get("style") == "columns",
+    "small_in_frame": lambda m: m.get("fill", 1) < 0.45,
+}
+IOU_THRESHOLDS = np.linspace(0.5, 0.95, 10)
+
+
+@dataclass
+class PhotoResult:
+    name: str
+    truth: dict[str, int]
+    predicted: dict[str, int]
+    meta: dict[str, Any]
+    seconds: float
+
+    @property
+    def exact(self) -> bool:
+        return self.truth == self.predicted
+
+    def right(self, keys: tuple[str, ...]) -> bool:
+        return all(self.truth[k] == self.predicted[k] for k in keys)
+
+    @property
+    def maki_icons_right(self) -> bool:
+        return _icons(self.truth) == _icons(self.predicted)
+
+    @property
+    def score_right(self) -> bool:
+        """The player's round score is right whatever the others hold: every dish but
+        maki scores the same, and the maki icon count (all maki depends on) is equal."""
+        return _dishes(self.truth) == _dishes(self.predicted) and self.maki_icons_right
+
+
+def _icons(t: dict[str, int]) -> int:
+    return t["maki_1"] + 2 * t["maki_2"] + 3 * t["maki_3"]
+
+
+def _dishes(t: dict[str, int]) -> dict[str, int]:
+    score = score_round([Tally.from_mapping(t), Tally()], validate=False)[0].breakdown
+    return {k: v for k, v in score.items() if k != "maki"}
+
+
+@dataclass
+class Report:
+    photos: list[PhotoResult] = field(default_factory=list)
+    ap: dict[str, dict[str, float]] = field(default_factory=dict)
+    confusion: dict[str, Counter[str]] = field(default_factory=dict)
+
+    def share(self, results: list[PhotoResult] | None = None, test: str = "exact") -> float:
+        results = self.photos if results is None else results
+        if not results:
+            return float("nan")
+        checks = {
+            "exact": lambda r: r.exact,
+            "stacks": lambda r: r.right(tuple(STACKS)),
+            "maki_icons": lambda r: r.maki_icons_right,
+            "score": lambda r: r.score_right,
+        }
+        return sum(1 for r in results if checks[test](r)) / len(results)
+
+    def summary(self) -> dict[str, Any]:
+        rows = {"all": self.photos}
+        for name, test in HARD.items():
+            rows[name] = [r for r in self.photos if test(r.meta)]
+        table = {
+            name: {
+                "photos": len(results),
+                "exact_tally": self.share(results, "exact"),
+                "stacks_right": self.share(results, "stacks"),
+                "maki_icons_right": self.share(results, "maki_icons"),
+                "round_score_right": self.share(results, "score"),
+            }
+            for name, results in rows.items()
+        }
+        errors = {
+            key: {
+                "photos_wrong": sum(1 for r in self.photos if r.truth[key] != r.predicted[key]),
+                "mean_abs_error": float(
+                    np.mean([abs(r.truth[key] - r.predicted[key]) for r in self.photos])
+                )
+                if self.photos
+                else 0.0,
+                "over": sum(max(0, r.predicted[key] - r.truth[key]) for r in self.photos),
+                "under": sum(max(0, r.truth[key] - r.predicted[key]) for r in self.photos),
+            }
+            for key in TALLY_KEYS
+        }
+        seconds = [r.seconds for r in self.photos]
+        return {
+            "subsets": table,
+            "count_errors": errors,
+            "map50_95": self.ap,
+            "confusion": {k: dict(v) for k, v in self.confusion.items()},
+            "seconds_median": float(np.median(seconds)) if seconds else None,
+        }
+
+
+def evaluate(
+    data: Path, detector: Detector, *, split: str = "test", limit: int | None = None
+) -> Report:
+    from datasets.yolo_format import read_split
+
+    items = read_split(data, split)[:limit]
+    if not items:
+        raise ValueError(f"no images in {data}/images/{split}")
+    report = Report()
+    predictions: list[tuple[str, np.ndarray, float, int]] = []  # kind, box, conf, image
+    truths: list[tuple[str, np.ndarray, int]] = []
+    confusion: dict[str, Counter[str]] = {k: Counter() for k in (*CARD_KINDS, "(none)")}
+    for n, item in enumerate(items):
+        start = time.perf_counter()
+        photo = load_photo_file(item.image)
+        reading = read_photo(photo, detector, players=item.truth["players"])
+        seconds = time.perf_counter() - start
+        report.photos.append(
+            PhotoResult(
+                item.image.stem, item.truth["tally"], reading.tally, item.truth["meta"], seconds
+            )
+        )
+        boxes = reading.detections.xyxy
+        labels = reading.detections.labels
+        for box, label, conf in zip(boxes, labels, reading.detections.confidence, strict=True):
+            predictions.append((label, box, float(conf), n))
+        gt = [(kind, np.array(box, float)) for kind, *box in item.boxes]
+        truths.extend((kind, box, n) for kind, box in gt)
+        _confuse(confusion, gt, list(zip(labels, boxes, strict=True)))
+    report.ap = _average_precision(predictions, truths)
+    report.confusion = confusion
+    return report
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """IoU of one box a (4,) against boxes b (N, 4)."""
+    ix1, iy1 = np.maximum(a[0], b[:, 0]), np.maximum(a[1], b[:, 1])
+    ix2, iy2 = np.minimum(a[2], b[:, 2]), np.minimum(a[3], b[:, 3])
+    inter = np.clip(ix2 - ix1, 0, None) * np.clip(iy2 - iy1, 0, None)
+    area = lambda x: (x[..., 2] - x[..., 0]) * (x[..., 3] - x[..., 1])  # noqa: E731
+    return inter / (area(a) + area(b) - inter + 1e-9)
+
+
+def _confuse(
+    table: dict[str, Counter[str]],
+    gt: list[tuple[str, np.ndarray]],
+    pred: list[tuple[str, np.ndarray]],
+) -> None:
+    """Rows: true kind ("(none)" = a detection matching no card); columns: predicted."""
+    used: set[int] = set()
+    for kind, box in gt:
+        best, best_iou = -1, 0.5
+        if pred:
+            ious = _iou(box, np.array([p[1] for p in pred]))
+            for j in np.argsort(-ious):
+                if ious[j] >= best_iou and j not in used:
+                    best = int(j)
+                    break
+        if best < 0:
+            table[kind]["(missed)"] += 1
+        else:
+            used.add(best)
+            table[kind][pred[best][0]] += 1
+    for j, (label, _) in enumerate(pred):
+        if j not in used:
+            table["(none)"][label] += 1
+
+
+def _average_precision(
+    predictions: list[tuple[str, np.ndarray, float, int]], truths: list[tuple[str, np.ndarray, int]]
+) -> dict[str, dict[str, float]]:
+    """COCO-style AP per class at IoU 0.50:0.95 (101-point interpolation)."""
+    result: dict[str, dict[str, float]] = {}
+    for kind in CARD_KINDS:
+        gts: dict[int, np.ndarray] = {}
+        for k, box, img in truths:
+            if k == kind:
+                gts.setdefault(img, []).append(box)  # type: ignore[attr-defined]
+        gts = {img: np.array(boxes) for img, boxes in gts.items()}
+        n_gt = sum(len(b) for b in gts.values())
+        preds = sorted((p for p in predictions if p[0] == kind), key=lambda p: -p[2])
+        if n_gt == 0:
+            continue
+        aps = []
+        for threshold in IOU_THRESHOLDS:
+            matched = {img: np.zeros(len(b), bool) for img, b in gts.items()}
+            tp = np.zeros(len(preds))
+            for i, (_, box, _, img) in enumerate(preds):
+                if img not in gts:
+                    continue
+                ious = _iou(box, gts[img])
+                ious[matched[img]] = -1
+                j = int(np.argmax(ious))
+                if ious[j] >= threshold:
+                    matched[img][j] = True
+                    tp[i] = 1
+            aps.append(_ap(tp, n_gt))
+        result[kind] = {"map50": round(aps[0], 4), "map50_95": round(float(np.mean(aps)), 4)}
+    return result
+
+
+def _ap(tp: np.ndarray, n_gt: int) -> float:
+    if not len(tp):
+        return 0.0
+    ctp = np.cumsum(tp)
+    recall = ctp / n_gt
+    precision = ctp / np.arange(1, len(tp) + 1)
+    precision = np.maximum.accumulate(precision[::-1])[::-1]
+    points = np.linspace(0, 1, 101)
+    idx = np.searchsorted(recall, points, side="left")
+    return float(np.mean([precision[i] if i < len(precision) else 0.0 for i in idx]))
+
+
+def format_report(summary: dict[str, Any]) -> str:
+    lines = ["subset            photos  exact   stacks  maki    score"]
+    for name, row in summary["subsets"].items():
+        lines.append(
+            f"{name:<17} {row['photos']:>6}  {row['exact_tally']:.3f}   {row['stacks_right']:.3f}   "
+            f"{row['maki_icons_right']:.3f}   {row['round_score_right']:.3f}"
+        )
+    lines.append("")
+    lines.append("category          wrong  over  under")
+    for key, row in summary["count_errors"].items():
+        lines.append(f"{key:<17} {row['photos_wrong']:>5} {row['over']:>5} {row['under']:>6}")
+    lines.append("")
+    lines.append("class             mAP50   mAP50-95")
+    for kind, row in summary["map50_95"].items():
+        lines.append(f"{kind:<17} {row['map50']:.3f}   {row['map50_95']:.3f}")
+    lines.append("")
+    cols = [*CARD_KINDS, "(missed)"]
+    lines.append("confusion (rows true, columns predicted)")
+    lines.append(" " * 11 + " ".join(f"{c[:6]:>6}" for c in cols))
+    for row_name, counts in summary["confusion"].items():
+        lines.append(f"{row_name[:10]:<10} " + " ".join(f"{counts.get(c, 0):>6}" for c in cols))
+    if summary.get("seconds_median") is not None:
+        lines.append(
+            f"\nmedian seconds per photo (decode + detect + tally): {summary['seconds_median']:.3f}"
+        )
+    return "\n".join(lines)
+
+
+def write_report(summary: dict[str, Any], path: Path) -> None:
+    path.write_text(json.dumps(summary, indent=1, sort_keys=True))

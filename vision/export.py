@@ -1,0 +1,70 @@
+"""Turning trained weights into the shipped model folder (vision/weights/ by default):
+
+detector.pt       the ultralytics checkpoint (fine-tuning starts here)
+detector.onnx     the same network for onnxruntime (the fast path)
+classifier.onnx   the card classifier
+model.json        what they are: files, image size, thresholds, when trained, figures
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from vision.detector import MODEL_CARD
+
+
+def export_detector(pt: Path, folder: Path, *, imgsz: int) -> Path:
+    """Copy the checkpoint into `folder` and export it to ONNX beside it."""
+    os.environ["YOLO_OFFLINE"] = "1"
+    from ultralytics import YOLO
+
+    folder.mkdir(parents=True, exist_ok=True)
+    shipped = folder / "detector.pt"
+    if pt.resolve() != shipped.resolve():
+        shutil.copyfile(pt, shipped)
+    onnx_path = Path(
+        YOLO(str(shipped)).export(
+            format="onnx",
+            imgsz=imgsz,
+            opset=17,
+            simplify=False,
+            dynamic=False,
+            device="cpu",
+            verbose=False,
+        )
+    )
+    target = folder / "detector.onnx"
+    if onnx_path.resolve() != target.resolve():
+        shutil.move(onnx_path, target)
+    return target
+
+
+def write_model_card(
+    folder: Path,
+    *,
+    imgsz: int,
+    conf: float = 0.25,
+    iou: float = 0.7,
+    metrics: dict[str, Any] | None = None,
+    notes: str = "",
+) -> Path:
+    path = folder / MODEL_CARD
+    previous = json.loads(path.read_text()) if path.exists() else {}
+    card = {
+        "detector": "detector.onnx",
+        "detector_checkpoint": "detector.pt",
+        "classifier": "classifier.onnx",
+        "imgsz": imgsz,
+        "conf": conf,
+        "iou": iou,
+        "trained": datetime.now(UTC).isoformat(timespec="seconds"),
+        "metrics": metrics if metrics is not None else previous.get("metrics", {}),
+        "notes": notes or previous.get("notes", ""),
+    }
+    path.write_text(json.dumps(card, indent=1) + "\n")
+    return path

@@ -1,0 +1,18 @@
+"""One photo in, one reading out: decode, detect, map boxes to the original photo, tally."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from vision.detections import Detections
+from vision.photo import Photo
+from vision.reading import Reading, read_tally
+
+Detector = Callable[[np.ndarray], Detections]
+
+
+def read_photo(photo: Photo, detector: Detector, *, players: int | None = None) -> Reading:
+    """The reading of a decoded photo, with boxes in the original photo's pixels."""
+    return read_tally(detector(photo.image).scaled(photo.scale), players=players)
