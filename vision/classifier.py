@@ -202,7 +202,7 @@ def train_classifier(
             loss.backward()
             opt.step()
             sched.step()
-            total += float(loss) * len(idx)
+            total += loss.item() * len(idx)
         acc = accuracy(net, val)
         log(
             f"classifier epoch {epoch + 1}/{epochs} loss {total / len(order):.4f} val acc {acc:.4f}"

@@ -1,0 +1,91 @@
+"""End-to-end detection speed on 12 MP phone-size JPEGs, fast path vs plain ultralytics.
+
+    python benchmarks/bench_detect.py [--photos 8] [--repeat 3]
+
+Both paths read the same JPEG files from disk in the same run, interleaved, so the ratio
+holds on a noisy machine even where the absolute times drift. Also prints the peak RSS of
+this process with both models loaded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+os.environ.setdefault("YOLO_OFFLINE", "1")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--photos", type=int, default=8)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+
+    from datasets.faces import FacePool
+    from datasets.scene import make_scene
+    from vision.detector import load_detector, model_info
+    from vision.photo import load_photo_file
+    from vision.pipeline import read_photo
+
+    rng = np.random.default_rng(4032)
+    faces = FacePool.rendered(7, per_kind=2)
+    folder = Path(tempfile.mkdtemp(prefix="bench-detect-"))
+    paths = []
+    for i in range(args.photos):
+        scene = make_scene(rng, faces, size=4032)
+        path = folder / f"photo{i}.jpg"
+        path.write_bytes(scene.jpeg)
+        paths.append(path)
+
+    detector = load_detector()
+    info = model_info()
+    fast_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+    from ultralytics import YOLO
+
+    plain = YOLO(str(info.folder / "detector.pt"))
+    for path in paths[:2]:  # warm both paths up
+        read_photo(load_photo_file(path), detector)
+        plain.predict(str(path), imgsz=info.imgsz, device="cpu", verbose=False)
+
+    fast: list[float] = []
+    stage_one: list[float] = []
+    baseline: list[float] = []
+    for _ in range(args.repeat):
+        for path in paths:
+            t = time.perf_counter()
+            read_photo(load_photo_file(path), detector)
+            fast.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            detector.find_cards(load_photo_file(path).image)
+            stage_one.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            plain.predict(str(path), imgsz=info.imgsz, device="cpu", verbose=False)
+            baseline.append(time.perf_counter() - t)
+
+    def row(name: str, times: list[float]) -> str:
+        ms = sorted(t * 1000 for t in times)
+        p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
+        return f"{name:<44} median {statistics.median(ms):7.1f} ms   p95 {p95:7.1f} ms"
+
+    print(f"{len(paths)} photos of 4032 px, {args.repeat} rounds, torch threads as ultralytics sets")
+    print(row("fast path (decode + find + classify + tally)", fast))
+    print(row("fast path, finding cards only", stage_one))
+    print(row("YOLO(weights).predict(path)", baseline))
+    print(f"speed-up, full fast path vs plain predict: "
+          f"{statistics.median(baseline) / statistics.median(fast):.2f}x")
+    print(f"speed-up, card finding vs plain predict:   "
+          f"{statistics.median(baseline) / statistics.median(stage_one):.2f}x")
+    print(f"peak RSS with the fast path loaded: {fast_rss:.0f} MB; with ultralytics too: "
+          f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+
+
+if __name__ == "__main__":
+    main()
