@@ -147,13 +147,18 @@ def _loose(collection: Collection, rng: np.random.Generator) -> list[PlacedCard]
     centres: list[tuple[float, float]] = []
     for i, pile in enumerate(collection.piles):
         radius = CARD_H * (0.62 if not pile.is_stack else 0.8)
-        for _ in range(200):
-            cx, cy = rng.uniform(0, side), rng.uniform(0, side)
-            if all(math.hypot(cx - px, cy - py) > radius + pr for px, py, pr in
-                   ((p[0], p[1], CARD_H * 0.62) for p in centres)):
-                break
-        else:
-            side *= 1.1
+        placed = False
+        while not placed:
+            for _ in range(200):
+                cx, cy = rng.uniform(0, side), rng.uniform(0, side)
+                if all(math.hypot(cx - px, cy - py) > radius + pr for px, py, pr in
+                       ((p[0], p[1], CARD_H * 0.62) for p in centres)):
+                    placed = True
+                    break
+            else:
+                # No free spot: widen the area and look again. Keeping the last rejected
+                # spot put a card over another one, hiding up to 95 % of it.
+                side *= 1.1
         centres.append((cx, cy))
         b.pile(pile, i, cx, cy - (0.15 * CARD_H if pile.is_stack else 0), rng.uniform(-15, 15),
                sideways=pile.is_stack and rng.random() < 0.2)
