@@ -32,12 +32,14 @@ def detect_photo(detector: Detector, photo: Photo) -> Detections:
 
 @dataclass(frozen=True)
 class ModelInfo:
-    """What the service detects with: the weights file, its hash and the classes."""
+    """What the service detects with: the weights, their hash, the classes, and whatever
+    else the detector says about itself (files, when trained, metrics)."""
 
     available: bool
     weights: str | None
     sha256: str | None
     classes: list[str]
+    details: dict[str, Any] | None = None
     error: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -46,6 +48,7 @@ class ModelInfo:
             "weights": self.weights,
             "sha256": self.sha256,
             "classes": self.classes,
+            "details": self.details,
             "error": self.error,
         }
 
@@ -98,14 +101,18 @@ class DetectorProvider:
                 error=self._error,
             )
         inner = getattr(detector, "__wrapped__", detector)
-        path = getattr(inner, "weights", None) or self._weights_path()
-        classes = getattr(inner, "classes", None) or DETECTOR_LABELS
-        sha = getattr(inner, "sha256", None) or _file_sha256(Path(path) if path else None)
+        details = _describe(inner)
+        path = (details or {}).get("folder") or getattr(inner, "weights", None)
+        path = path or self._weights_path()
+        sha = ((details or {}).get("detector") or {}).get("sha256")
+        if sha is None:
+            sha = _file_sha256(Path(path) if path else None)
         return ModelInfo(
             available=True,
             weights=str(path) if path else None,
             sha256=sha,
-            classes=list(classes),
+            classes=list((details or {}).get("classes") or DETECTOR_LABELS),
+            details=details,
         )
 
     def _load(self) -> None:
@@ -143,6 +150,18 @@ class DetectorProvider:
 
         run.__wrapped__ = detector  # type: ignore[attr-defined]
         return run
+
+
+def _describe(detector: object) -> dict[str, Any] | None:
+    """The detector's own account of its weights (vision.detector's `info.describe()`)."""
+    describe = getattr(getattr(detector, "info", None), "describe", None)
+    if not callable(describe):
+        return None
+    try:
+        details = describe()
+    except Exception:  # a description must never break the route that asks for it
+        return None
+    return dict(details) if isinstance(details, dict) else None
 
 
 _sha_cache: dict[tuple[str, int, int], str] = {}

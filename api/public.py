@@ -106,6 +106,7 @@ def collection_public(view: CollectionView) -> CollectionPublic:
                 box=[round(v, 1) for v in box.box],
                 source=box.source,
                 detected_label=box.detected_label,
+                counted=box.id in assessment.counted,
             )
             for box in state.boxes.values()
         ],

@@ -11,6 +11,7 @@ This module is plain data in, plain data out: api/games.py loads the events and 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
@@ -137,7 +138,7 @@ def _apply(
             state.boxes[box.id] = Box(
                 id=box.id,
                 label=str(payload["label"]),
-                confidence=box.confidence,
+                confidence=1.0,  # a person has looked at it
                 box=box.box,
                 source=box.source,
                 detected_label=original if box.source == "detector" else None,
@@ -176,8 +177,9 @@ class Assessment:
 
     tally: Tally
     detected: dict[str, int] | None  # the tally from the boxes alone (None: no photo)
-    warnings: list[str]  # what reading the boxes noticed (overlaps, stacks, ...)
+    warnings: list[str]  # what reading the boxes noticed (low confidence, deck, ...)
     problems: list[Problem]  # hand size and deck checks of the final tally
+    counted: frozenset[int] = frozenset()  # ids of the boxes the tally counts
 
 
 def assess(
@@ -192,10 +194,12 @@ def assess(
     checked against the hand size and the deck (`seat`, `round` 1-based, label problems)."""
     detected: dict[str, int] | None = None
     warnings: list[str] = []
+    counted: frozenset[int] = frozenset()
     if state.photo_id is not None:
         reading = read_tally(state.detections())
         detected = {key: int(value) for key, value in reading.tally.items()}
         warnings = [str(w) for w in reading.warnings]
+        counted = _counted(state, reading.detections)
     counts = {**(detected or {}), **state.counts}
     tally = Tally.from_mapping(counts)
     problems = check_collection(
@@ -205,7 +209,26 @@ def assess(
         round=None if round is None else round - 1,
         name=name,
     )
-    return Assessment(tally=tally, detected=detected, warnings=warnings, problems=problems)
+    return Assessment(
+        tally=tally, detected=detected, warnings=warnings, problems=problems, counted=counted
+    )
+
+
+def _counted(state: ReviewState, kept: Detections) -> frozenset[int]:
+    """The boxes that survived reading: not below its confidence floor, not a duplicate
+    of another box, not a wasabi strip absorbed by a stack a person labelled."""
+    remaining = Counter(
+        (label, tuple(float(v) for v in box))
+        for label, box in zip(kept.labels, kept.xyxy, strict=True)
+    )
+    counted = set()
+    as_read = state.detections()
+    for box, label, xyxy in zip(state.boxes.values(), as_read.labels, as_read.xyxy, strict=True):
+        key = (label, tuple(float(v) for v in xyxy))
+        if remaining[key] > 0:
+            remaining[key] -= 1
+            counted.add(box.id)
+    return frozenset(counted)
 
 
 def last_correction(state: ReviewState) -> int | None:

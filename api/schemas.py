@@ -181,11 +181,14 @@ class DetectResponse(BaseModel):
 
 
 class ModelPublic(BaseModel):
-    available: bool
-    weights: str | None
-    sha256: str | None
+    available: bool = Field(description="whether the detector loads")
+    weights: str | None = Field(description="the weights file or folder")
+    sha256: str | None = Field(description="the detector weights' sha256")
     classes: list[str]
-    error: str | None = None
+    details: dict[str, Any] | None = Field(
+        default=None, description="the detector's own description: files, training, metrics"
+    )
+    error: str | None = Field(default=None, description="why the detector does not load")
 
 
 # --- games ----------------------------------------------------------------------------
@@ -265,6 +268,10 @@ class BoxPublic(BaseModel):
     source: Literal["detector", "reviewer"]
     detected_label: str | None = Field(
         default=None, description="the detector's label, when a person relabeled the box"
+    )
+    counted: bool = Field(
+        description="the tally counts this box (false: below the confidence floor, a "
+        "duplicate of another box, or a wasabi strip under a stack)"
     )
 
 

@@ -24,7 +24,7 @@ export function totalsChart(standings) {
   if (!played) return null;
   const labels = ["Start"];
   for (let r = 1; r <= played; r += 1) labels.push(`R${r}`);
-  if (standings.complete) labels.push("Pudding");
+  if (standings.complete) labels.push("+Pudding");
   const series = standings.players.map((player) => {
     const points = [0];
     let sum = 0;
@@ -44,7 +44,7 @@ export function totalsChart(standings) {
 
   const width = 340;
   const height = 210;
-  const pad = { left: 34, right: 14, top: 12, bottom: 28 };
+  const pad = { left: 34, right: 30, top: 12, bottom: 28 };
   const plotW = width - pad.left - pad.right;
   const plotH = height - pad.top - pad.bottom;
   const x = (i) => pad.left + (labels.length === 1 ? 0 : (i * plotW) / (labels.length - 1));

@@ -1,0 +1,1699 @@
+// The table-side page: start a game, photograph each player's cards, review and correct
+// the detections, record rounds, follow the standings. Everything lives on the server:
+// the page keeps only the game id and the edit token (URL and localStorage), so a
+// refresh or a lost connection loses nothing.
+
+import { Api, ApiError } from "./api.js";
+import {
+  BREAKDOWN,
+  BY_KEY,
+  CATEGORIES,
+  HAND_SIZE,
+  MAX_ROUNDS,
+  SEAT_COLOURS,
+  categoryName,
+} from "./cards.js";
+import { totalsChart } from "./chart.js";
+
+const POLL_MS = 5000;
+const GAME_ID = /^[A-Za-z0-9_-]{1,32}$/;
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+const root = document.getElementById("app");
+const sheet = document.getElementById("sheet");
+
+// --- DOM helpers ---------------------------------------------------------------------
+
+function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  setAttrs(node, attrs);
+  append(node, children);
+  return node;
+}
+
+function s(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  setAttrs(node, attrs);
+  append(node, children);
+  return node;
+}
+
+function setAttrs(node, attrs) {
+  for (const [name, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name.startsWith("on") && typeof value === "function") {
+      node.addEventListener(name.slice(2), value);
+    } else if (name === "class") {
+      node.setAttribute("class", value);
+    } else if (value === true) {
+      node.setAttribute(name, "");
+    } else {
+      node.setAttribute(name, String(value));
+    }
+  }
+}
+
+function append(node, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+function plural(n, one, many = `${one}s`) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+function listNames(names) {
+  if (names.length <= 1) return names.join("");
+  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+// --- what this phone remembers: tokens and recent games -------------------------------
+
+const memory = {
+  get(key) {
+    try {
+      return localStorage.getItem(key);
+    } catch {
+      return null;
+    }
+  },
+  set(key, value) {
+    try {
+      if (value === null) localStorage.removeItem(key);
+      else localStorage.setItem(key, value);
+    } catch {
+      /* private mode: the link still carries the token */
+    }
+  },
+  token(gameId) {
+    return this.get(`sushigo:token:${gameId}`);
+  },
+  setToken(gameId, token) {
+    this.set(`sushigo:token:${gameId}`, token);
+  },
+  recent() {
+    try {
+      return JSON.parse(this.get("sushigo:recent") || "[]");
+    } catch {
+      return [];
+    }
+  },
+  remember(game) {
+    const entry = {
+      id: game.id,
+      title: game.title,
+      players: game.players.map((p) => p.name),
+      at: new Date().toISOString(),
+    };
+    const others = this.recent().filter((g) => g.id !== game.id);
+    this.set("sushigo:recent", JSON.stringify([entry, ...others].slice(0, 8)));
+  },
+};
+
+// --- state and routes -------------------------------------------------------------------
+
+const app = {
+  route: { game: null, round: null, seat: null },
+  api: null,
+  game: null,
+  standings: null,
+  round: null,
+  collection: null,
+  busy: 0,
+  loading: false,
+  uploading: false,
+  drawMode: false,
+  drawing: null,
+  showShare: false,
+  confirmReopen: false,
+  recordProblems: null,
+  notice: null,
+  photoCache: { id: null, svg: null },
+  renderedData: "",
+};
+
+function readRoute() {
+  const query = new URLSearchParams(location.search);
+  const number = (name) => {
+    const value = Number.parseInt(query.get(name) || "", 10);
+    return Number.isFinite(value) && value > 0 ? value : null;
+  };
+  const game = query.get("game");
+  return {
+    game: game && GAME_ID.test(game) ? game : null,
+    round: number("round"),
+    seat: number("seat"),
+  };
+}
+
+function routeUrl(route) {
+  const query = new URLSearchParams();
+  if (route.game) query.set("game", route.game);
+  if (route.round) query.set("round", String(route.round));
+  if (route.round && route.seat) query.set("seat", String(route.seat));
+  const text = query.toString();
+  return text ? `/?${text}` : "/";
+}
+
+function go(route, { replace = false } = {}) {
+  history[replace ? "replaceState" : "pushState"]({}, "", routeUrl(route));
+  app.drawMode = false;
+  app.confirmReopen = false;
+  app.recordProblems = null;
+  return load();
+}
+
+// An edit link carries the token in its fragment (never sent to the server): keep it on
+// this phone and take it out of the address bar.
+function takeTokenFromLink() {
+  const fragment = new URLSearchParams(location.hash.replace(/^#/, ""));
+  const token = fragment.get("edit");
+  const route = readRoute();
+  if (token && route.game) {
+    memory.setToken(route.game, token);
+    history.replaceState({}, "", routeUrl(route));
+  }
+}
+
+function selectedRound() {
+  const game = app.game;
+  if (!game) return null;
+  if (app.route.round && app.route.round <= game.rounds) return app.route.round;
+  const reopened = game.round_states.find((r) => r.status === "reopened");
+  if (reopened) return reopened.number;
+  return game.current_round ?? game.rounds;
+}
+
+function canEdit() {
+  return Boolean(app.api?.token);
+}
+
+// --- loading ----------------------------------------------------------------------------
+
+async function load() {
+  app.route = readRoute();
+  if (!app.route.game) {
+    app.api = null;
+    app.game = null;
+    renderHome();
+    return;
+  }
+  if (!app.api || app.api.gameId !== app.route.game) {
+    app.api = new Api(app.route.game, memory.token(app.route.game));
+    app.game = null;
+    app.photoCache = { id: null, svg: null };
+  }
+  app.loading = true;
+  if (!app.game) root.replaceChildren(h("p", { class: "loading" }, "Loading the game…"));
+  try {
+    await fetchAll();
+    setOffline(false);
+    memory.remember(app.game);
+    render();
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404 && !app.game) {
+      renderHome(`There is no game with the code ${app.route.game}. Check the code or link.`);
+    } else if (error instanceof ApiError && error.offline) {
+      setOffline(true);
+      if (app.game) render();
+      else root.replaceChildren(offlinePanel());
+    } else {
+      toast(error.message, "error");
+      if (app.game) render();
+    }
+  } finally {
+    app.loading = false;
+  }
+}
+
+async function fetchAll() {
+  const api = app.api;
+  const [game, standings] = await Promise.all([api.readGame(), api.readStandings()]);
+  app.game = game;
+  app.standings = standings;
+  const number = selectedRound();
+  const seat = app.route.seat && app.route.seat <= game.players.length ? app.route.seat : null;
+  const [round, collection] = await Promise.all([
+    api.readRound(number),
+    seat ? api.readCollection(number, seat) : Promise.resolve(null),
+  ]);
+  app.round = round;
+  app.collection = collection;
+}
+
+function snapshot() {
+  return JSON.stringify([app.game, app.standings, app.round, app.collection]);
+}
+
+function offlinePanel() {
+  return h(
+    "section",
+    { class: "panel" },
+    h("h1", {}, "No connection"),
+    h("p", {}, "The game is kept on the server; it will show again as soon as the phone is back online."),
+    h("button", { class: "button primary", onclick: () => load() }, "Try again"),
+  );
+}
+
+function setOffline(offline) {
+  document.getElementById("offline").hidden = !offline;
+}
+
+// Other phones at the table change the game too: look again now and then, and whenever
+// the connection comes back. Never while this phone is in the middle of something.
+async function poll() {
+  if (!app.game || document.hidden || app.busy || app.loading || app.uploading) return;
+  if (sheet.open || app.drawing) return;
+  try {
+    await fetchAll();
+    setOffline(false);
+  } catch (error) {
+    if (error instanceof ApiError && error.offline) setOffline(true);
+    return;
+  }
+  if (snapshot() !== app.renderedData) render();
+}
+
+setInterval(poll, POLL_MS);
+window.addEventListener("online", () => (app.game ? poll() : load()));
+window.addEventListener("popstate", () => load());
+
+// --- writes -------------------------------------------------------------------------------
+
+let queue = Promise.resolve();
+
+function setBusy(delta) {
+  app.busy += delta;
+  document.getElementById("saving").hidden = app.busy === 0;
+}
+
+// Writes run one at a time, each with the version the previous one returned, so that
+// quick taps on a counter all land.
+function write(action) {
+  setBusy(1);
+  const run = queue.then(async () => {
+    try {
+      await action();
+    } catch (error) {
+      await writeFailed(error);
+    } finally {
+      setBusy(-1);
+    }
+  });
+  queue = run;
+  return run;
+}
+
+async function writeFailed(error) {
+  if (!(error instanceof ApiError)) {
+    toast(String(error), "error");
+    return;
+  }
+  if (error.offline) {
+    setOffline(true);
+    toast(error.message, "error");
+    return;
+  }
+  if (error.status === 401 || error.status === 403) {
+    toast(
+      "This phone cannot change the game: open the edit link (Share on the phone that started the game).",
+      "error",
+    );
+    memory.setToken(app.api.gameId, null);
+    app.api.token = null;
+  } else if (error.status === 409) {
+    toast(`${error.message}`, "error");
+  } else {
+    toast(error.message, "error");
+  }
+  try {
+    await fetchAll();
+  } catch {
+    /* the poll will try again */
+  }
+  render();
+}
+
+function collectionWrite(makeRequest) {
+  const { number, seat } = { number: app.collection.round, seat: app.collection.seat };
+  return write(async () => {
+    const result = await makeRequest(app.api, number, seat, app.collection.version);
+    app.collection = result;
+    render();
+  });
+}
+
+function correct(correction) {
+  return collectionWrite((api, number, seat, version) =>
+    api.correct(number, seat, { ...correction, version }),
+  );
+}
+
+function changeCount(key, delta) {
+  return collectionWrite((api, number, seat, version) => {
+    const value = Math.max(0, (app.collection.tally[key] || 0) + delta);
+    return api.correct(number, seat, { action: "set_counts", counts: { [key]: value }, version });
+  });
+}
+
+function useDetectedCount(key) {
+  return correct({ action: "set_counts", counts: { [key]: null } });
+}
+
+function undo() {
+  return collectionWrite((api, number, seat, version) => api.undo(number, seat, version));
+}
+
+function confirmTally() {
+  const name = app.collection.player;
+  return write(async () => {
+    const c = app.collection;
+    app.collection = await app.api.confirm(c.round, c.seat, c.version);
+    toast(`${name}'s cards are confirmed.`, "info");
+    await go({ game: app.game.id, round: c.round });
+  });
+}
+
+function recordRound(acceptProblems) {
+  const number = app.round.number;
+  return write(async () => {
+    try {
+      app.round = await app.api.record(number, app.round.version, acceptProblems);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 422 && error.body?.problems) {
+        app.recordProblems = { message: error.message, problems: error.body.problems };
+        render();
+        return;
+      }
+      throw error;
+    }
+    app.recordProblems = null;
+    toast(`Round ${number} is recorded.`, "info");
+    await go({ game: app.game.id, round: number }, { replace: true });
+  });
+}
+
+function reopenRound() {
+  const number = app.round.number;
+  return write(async () => {
+    app.round = await app.api.reopen(number, app.round.version);
+    app.confirmReopen = false;
+    toast(`Round ${number} is open for fixing. Record it again when it is right.`, "info");
+    await go({ game: app.game.id, round: number }, { replace: true });
+  });
+}
+
+// --- photos: upload with progress ---------------------------------------------------------
+
+function photoInputs(number, seat, name, options = {}) {
+  const { compact = false, take = "Take photo", choose = "Choose file", primary = true } = options;
+  const picked = (event) => {
+    const file = event.target.files?.[0];
+    event.target.value = "";
+    if (file) uploadPhoto(number, seat, name, file);
+  };
+  const size = compact ? " compact" : "";
+  return [
+    h(
+      "label",
+      { class: `button photo-button${primary ? " primary" : ""}${size}` },
+      h("input", {
+        type: "file",
+        accept: "image/*",
+        capture: "environment",
+        class: "visually-hidden",
+        "data-testid": `camera-${seat}`,
+        onchange: picked,
+      }),
+      cameraIcon(),
+      ` ${take}`,
+    ),
+    h(
+      "label",
+      { class: `button photo-button${size}` },
+      h("input", {
+        type: "file",
+        accept: "image/*",
+        class: "visually-hidden",
+        "data-testid": `file-${seat}`,
+        onchange: picked,
+      }),
+      choose,
+    ),
+  ];
+}
+
+function cameraIcon() {
+  return s(
+    "svg",
+    { viewBox: "0 0 24 24", width: 22, height: 22, "aria-hidden": "true", class: "icon" },
+    s("path", {
+      d: "M4 7h3l2-3h6l2 3h3a1 1 0 0 1 1 1v11a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V8a1 1 0 0 1 1-1z",
+      fill: "none",
+      stroke: "currentColor",
+      "stroke-width": 2,
+    }),
+    s("circle", { cx: 12, cy: 13, r: 4, fill: "none", stroke: "currentColor", "stroke-width": 2 }),
+  );
+}
+
+function uploadPhoto(number, seat, name, file) {
+  app.uploading = true;
+  const bar = h("progress", { max: 100, value: 0, "data-testid": "upload-progress" });
+  const label = h("p", { class: "progress-label", "aria-live": "polite" }, "Uploading… 0 %");
+  const actions = h("div", { class: "actions" });
+  openSheet(
+    h("h2", {}, `${name}'s photo`),
+    h("div", { class: "progress", "data-testid": "upload-status" }, label, bar),
+    actions,
+    { closable: false },
+  );
+  const fail = (error) => {
+    label.textContent = error.message;
+    label.classList.add("error");
+    bar.remove();
+    actions.replaceChildren(
+      h(
+        "button",
+        { class: "button primary", onclick: () => uploadPhoto(number, seat, name, file) },
+        "Try again",
+      ),
+      h("button", { class: "button", onclick: () => closeSheet() }, "Cancel"),
+    );
+    app.uploading = false;
+  };
+  setBusy(1);
+  queue = queue.then(async () => {
+    try {
+      // The version to replace is read fresh: another phone may have changed the draft.
+      const current = await app.api.readCollection(number, seat);
+      const result = await app.api.uploadPhoto(number, seat, file, current.version, (part) => {
+        if (part === null) {
+          bar.removeAttribute("value");
+          label.textContent = "Finding the cards…";
+        } else {
+          bar.value = Math.round(part * 100);
+          label.textContent = `Uploading… ${Math.round(part * 100)} %`;
+        }
+      });
+      app.uploading = false;
+      closeSheet();
+      app.collection = result;
+      const route = { game: app.game.id, round: number, seat };
+      if (app.route.seat === seat && app.route.round === number) {
+        render();
+      } else {
+        await go(route);
+      }
+    } catch (error) {
+      if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+        app.uploading = false;
+        closeSheet();
+        await writeFailed(error);
+      } else {
+        fail(error instanceof ApiError ? error : new ApiError(0, String(error)));
+      }
+    } finally {
+      setBusy(-1);
+    }
+  });
+}
+
+// --- the sheet (a modal dialog) and toasts -------------------------------------------------
+
+function openSheet(...children) {
+  let options = {};
+  if (children.length && !(children.at(-1) instanceof Node)) options = children.pop();
+  sheet.replaceChildren(...children);
+  sheet.dataset.closable = options.closable === false ? "no" : "yes";
+  if (!sheet.open) sheet.showModal();
+}
+
+function closeSheet() {
+  if (sheet.open) sheet.close();
+  sheet.replaceChildren();
+}
+
+sheet.addEventListener("cancel", (event) => {
+  if (sheet.dataset.closable === "no") event.preventDefault();
+});
+sheet.addEventListener("click", (event) => {
+  if (event.target === sheet && sheet.dataset.closable !== "no") closeSheet();
+});
+sheet.addEventListener("close", () => {
+  if (app.drawing) {
+    app.drawing = null;
+    app.photoCache.svg?.querySelector("g.drawing")?.replaceChildren();
+  }
+});
+
+function toast(message, kind = "info") {
+  const box = document.getElementById("toasts");
+  const item = h(
+    "div",
+    { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status" },
+    h("span", {}, message),
+    h("button", { class: "toast-close", "aria-label": "Dismiss", onclick: () => item.remove() }, "×"),
+  );
+  box.append(item);
+  setTimeout(() => item.remove(), kind === "error" ? 9000 : 3500);
+}
+
+// --- home: start or join a game -------------------------------------------------------------
+
+function renderHome(message) {
+  document.title = "Sushi Go! scorer";
+  const names = h("div", { class: "names" });
+  const rounds = h("select", { name: "rounds", id: "rounds", "data-testid": "rounds" });
+  const addButton = h("button", { type: "button", class: "button", onclick: () => addName() }, "+ Add a player");
+
+  const refresh = () => {
+    const inputs = names.querySelectorAll("input");
+    addButton.hidden = inputs.length >= 5;
+    names.querySelectorAll(".remove").forEach((b) => (b.hidden = inputs.length <= 2));
+    const players = inputs.length;
+    const chosen = Number(rounds.value || 3);
+    rounds.replaceChildren(
+      ...[3, 4, 5]
+        .filter((n) => n <= MAX_ROUNDS[players])
+        .map((n) =>
+          h("option", { value: n, selected: n === chosen }, n === 3 ? "3 (standard)" : `${n} (variant)`),
+        ),
+    );
+    hand.textContent = `${players} players: ${HAND_SIZE[players]} cards each per round.`;
+  };
+  const addName = (value = "") => {
+    const index = names.children.length + 1;
+    const row = h(
+      "div",
+      { class: "name-row" },
+      h("input", {
+        type: "text",
+        name: "player",
+        value,
+        required: true,
+        maxlength: 40,
+        autocomplete: "off",
+        "aria-label": `Player ${index}`,
+        placeholder: `Player ${index}`,
+        "data-testid": `player-name-${index}`,
+      }),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "button remove",
+          "aria-label": `Remove player ${index}`,
+          onclick: () => {
+            row.remove();
+            refresh();
+          },
+        },
+        "×",
+      ),
+    );
+    names.append(row);
+    refresh();
+    return row;
+  };
+  const hand = h("p", { class: "hint" });
+  const error = h("p", { class: "error", role: "alert", hidden: !message }, message || "");
+
+  const start = async (event) => {
+    event.preventDefault();
+    const players = [...names.querySelectorAll("input")].map((i) => i.value.trim());
+    if (players.some((p) => !p)) {
+      error.textContent = "Give every player a name (or remove the empty row).";
+      error.hidden = false;
+      return;
+    }
+    if (new Set(players.map((p) => p.toLowerCase())).size !== players.length) {
+      error.textContent = "Two players have the same name: make them different.";
+      error.hidden = false;
+      return;
+    }
+    const button = event.target.querySelector("button[type=submit]");
+    button.disabled = true;
+    try {
+      const title = event.target.title.value.trim() || null;
+      const game = await Api.createGame({ players, rounds: Number(rounds.value), title });
+      memory.setToken(game.id, game.edit_token);
+      memory.remember(game);
+      app.showShare = true;
+      await go({ game: game.id });
+    } catch (failure) {
+      error.textContent = failure.message;
+      error.hidden = false;
+      button.disabled = false;
+    }
+  };
+
+  const join = (event) => {
+    event.preventDefault();
+    const text = event.target.code.value.trim();
+    let id = text;
+    let token = null;
+    try {
+      const url = new URL(text);
+      id = url.searchParams.get("game") || "";
+      token = new URLSearchParams(url.hash.replace(/^#/, "")).get("edit");
+    } catch {
+      /* a bare code */
+    }
+    if (!GAME_ID.test(id)) {
+      joinError.textContent = "That is not a game code or link.";
+      joinError.hidden = false;
+      return;
+    }
+    if (token) memory.setToken(id, token);
+    go({ game: id });
+  };
+  const joinError = h("p", { class: "error", role: "alert", hidden: true });
+
+  const recent = memory.recent();
+  root.replaceChildren(
+    h(
+      "section",
+      { class: "panel intro" },
+      h("h1", {}, "Score Sushi Go! from photos"),
+      h(
+        "p",
+        {},
+        "After each round, photograph each player's cards. The page finds the cards, lets you fix anything it got wrong, and keeps the score, pudding included.",
+      ),
+    ),
+    h(
+      "form",
+      { class: "panel", onsubmit: start, "data-testid": "new-game" },
+      h("h2", {}, "New game"),
+      h("fieldset", {}, h("legend", {}, "Players, in seat order"), names, addButton, hand),
+      h("label", { for: "rounds", class: "field" }, "Rounds", rounds),
+      h(
+        "label",
+        { class: "field" },
+        "Name of the game (optional)",
+        h("input", { type: "text", name: "title", maxlength: 120, placeholder: "Friday night" }),
+      ),
+      error,
+      h("button", { type: "submit", class: "button primary wide", "data-testid": "start-game" }, "Start game"),
+    ),
+    h(
+      "form",
+      { class: "panel", onsubmit: join },
+      h("h2", {}, "Join a game"),
+      h(
+        "label",
+        { class: "field" },
+        "Game code or link",
+        h("input", { type: "text", name: "code", autocomplete: "off", required: true }),
+      ),
+      joinError,
+      h("button", { type: "submit", class: "button wide" }, "Open the game"),
+    ),
+    recent.length
+      ? h(
+          "section",
+          { class: "panel" },
+          h("h2", {}, "On this phone"),
+          h(
+            "ul",
+            { class: "recent" },
+            recent.map((g) =>
+              h(
+                "li",
+                {},
+                h(
+                  "a",
+                  { href: routeUrl({ game: g.id }), class: "button wide" },
+                  g.title || g.players.join(", "),
+                  h("small", {}, ` ${new Date(g.at).toLocaleDateString()}`),
+                ),
+              ),
+            ),
+          ),
+        )
+      : null,
+  );
+  addName();
+  addName();
+}
+
+// --- the game ---------------------------------------------------------------------------------
+
+function render() {
+  if (!app.game) return;
+  app.renderedData = snapshot();
+  const game = app.game;
+  document.title = `${game.title || "Sushi Go!"} · scorer`;
+  if (app.route.seat && app.collection) {
+    root.replaceChildren(...reviewScreen());
+  } else {
+    root.replaceChildren(...gameScreen());
+  }
+}
+
+function gameHeader() {
+  const game = app.game;
+  const names = game.players.map((p) => p.name);
+  return h(
+    "section",
+    { class: "game-head" },
+    h(
+      "div",
+      {},
+      h("h1", {}, game.title || listNames(names)),
+      h(
+        "p",
+        { class: "hint" },
+        `${plural(game.rounds, "round")} · ${HAND_SIZE[names.length]} cards per hand · code `,
+        h("strong", { class: "code", "data-testid": "game-code" }, game.id),
+        canEdit() ? null : h("span", { class: "chip muted", "data-testid": "view-only" }, "view only"),
+      ),
+    ),
+    h(
+      "button",
+      {
+        class: "button",
+        "aria-expanded": String(app.showShare),
+        "data-testid": "share",
+        onclick: () => {
+          app.showShare = !app.showShare;
+          render();
+        },
+      },
+      "Share",
+    ),
+  );
+}
+
+function sharePanel() {
+  const game = app.game;
+  const base = `${location.origin}${routeUrl({ game: game.id })}`;
+  const copy = async (text, button) => {
+    try {
+      await navigator.clipboard.writeText(text);
+      button.textContent = "Copied";
+    } catch {
+      button.previousSibling?.select?.();
+      button.textContent = "Select and copy";
+    }
+  };
+  const linkRow = (label, text, testid) => {
+    const field = h("input", { type: "text", readonly: true, value: text, "data-testid": testid });
+    const button = h("button", { class: "button", type: "button" }, "Copy");
+    button.addEventListener("click", () => copy(text, button));
+    field.addEventListener("focus", () => field.select());
+    return h("label", { class: "field" }, label, h("div", { class: "copy-row" }, field, button));
+  };
+  return h(
+    "section",
+    { class: "panel share", "data-testid": "share-panel" },
+    h("h2", {}, "Share this game"),
+    h("p", {}, "Game code: ", h("strong", { class: "code big" }, game.id)),
+    canEdit()
+      ? linkRow(
+          "Edit link: anyone with it can take photos and change scores",
+          `${base}#edit=${encodeURIComponent(app.api.token)}`,
+          "edit-link",
+        )
+      : h("p", { class: "hint" }, "This phone can only follow the game. To change it, open the edit link from the phone that started it."),
+    linkRow("View link: follows the scores, changes nothing", base, "view-link"),
+    navigator.share && canEdit()
+      ? h(
+          "button",
+          {
+            class: "button",
+            onclick: () =>
+              navigator
+                .share({ title: "Sushi Go! game", url: `${base}#edit=${encodeURIComponent(app.api.token)}` })
+                .catch(() => {}),
+          },
+          "Send the edit link…",
+        )
+      : null,
+  );
+}
+
+function roundTabs(selected) {
+  const game = app.game;
+  return h(
+    "nav",
+    { class: "tabs", "aria-label": "Rounds" },
+    game.round_states.map((r) =>
+      h(
+        "button",
+        {
+          class: `tab ${r.status}`,
+          "aria-current": r.number === selected ? "page" : null,
+          "data-testid": `round-tab-${r.number}`,
+          onclick: () => go({ game: game.id, round: r.number }),
+        },
+        `Round ${r.number}`,
+        h(
+          "small",
+          {},
+          r.status === "recorded" ? "recorded" : r.status === "reopened" ? "fixing" : r.number === game.current_round ? "now" : "later",
+        ),
+      ),
+    ),
+  );
+}
+
+function gameScreen() {
+  const game = app.game;
+  const round = app.round;
+  const parts = [gameHeader()];
+  if (app.showShare) parts.push(sharePanel());
+  parts.push(roundTabs(round.number));
+  const finished = game.status === "finished" && !app.route.round;
+  if (finished) parts.push(standingsPanel(), roundPanel(round));
+  else parts.push(roundPanel(round), standingsPanel());
+  return parts;
+}
+
+function statusText(summary, hand) {
+  if (summary.status === "empty") return "No photo yet";
+  const cards = `${summary.cards} of ${hand} cards`;
+  return summary.status === "confirmed" ? `Confirmed · ${cards}` : `To review · ${cards}`;
+}
+
+function roundPanel(round) {
+  const game = app.game;
+  const hand = game.hand_size;
+  const edit = canEdit();
+  const panel = h("section", { class: "panel round", "data-testid": "round-panel" });
+  const title = h("h2", {}, `Round ${round.number} of ${game.rounds}`);
+  panel.append(title);
+
+  if (round.status === "reopened") {
+    panel.append(
+      h(
+        "p",
+        { class: "banner warn" },
+        `Round ${round.number} is open for fixing. Its last record keeps counting until you record it again.`,
+      ),
+    );
+  }
+
+  if (!round.accepts_entries && round.status === "open") {
+    const first = game.round_states.find((r) => r.status === "open");
+    panel.append(
+      h("p", { class: "hint" }, `This round starts once round ${first ? first.number : round.number - 1} is recorded.`),
+    );
+    return panel;
+  }
+
+  if (round.status === "recorded" && round.record) {
+    panel.append(roundScores(round));
+    if (edit) {
+      if (app.confirmReopen) {
+        panel.append(
+          h(
+            "div",
+            { class: "confirm-box" },
+            h("p", {}, `Re-open round ${round.number} to fix it? Its scores keep counting until you record it again.`),
+            h(
+              "div",
+              { class: "actions" },
+              h("button", { class: "button primary", "data-testid": "reopen-yes", onclick: () => reopenRound() }, "Re-open"),
+              h(
+                "button",
+                {
+                  class: "button",
+                  onclick: () => {
+                    app.confirmReopen = false;
+                    render();
+                  },
+                },
+                "Cancel",
+              ),
+            ),
+          ),
+        );
+      } else {
+        panel.append(
+          h(
+            "button",
+            {
+              class: "button",
+              "data-testid": "reopen",
+              onclick: () => {
+                app.confirmReopen = true;
+                render();
+              },
+            },
+            "Fix this round",
+          ),
+        );
+      }
+    }
+    const next = game.round_states.find((r) => r.number === round.number + 1);
+    if (next && next.status !== "recorded" && game.current_round === next.number) {
+      panel.append(
+        h(
+          "button",
+          { class: "button primary wide", "data-testid": "next-round", onclick: () => go({ game: game.id, round: next.number }) },
+          `Go to round ${next.number}`,
+        ),
+      );
+    }
+    return panel;
+  }
+
+  // The round takes entries: one row per player.
+  const list = h("ul", { class: "players" });
+  for (const summary of round.collections) {
+    const colour = SEAT_COLOURS[(summary.seat - 1) % SEAT_COLOURS.length];
+    const review = () => go({ game: game.id, round: round.number, seat: summary.seat });
+    list.append(
+      h(
+        "li",
+        { class: `player ${summary.status}`, "data-testid": `player-${summary.seat}` },
+        h(
+          "div",
+          { class: "who" },
+          h("span", { class: "dot", style: `background:${colour}` }),
+          h("strong", {}, summary.player),
+          h(
+            "span",
+            {
+              class: `chip ${summary.status === "confirmed" ? "ok" : summary.status === "draft" ? "warn" : "muted"}`,
+              "data-testid": `player-status-${summary.seat}`,
+            },
+            statusText(summary, hand),
+          ),
+        ),
+        h(
+          "div",
+          { class: "actions" },
+          edit ? photoInputs(round.number, summary.seat, summary.player, { compact: true }) : null,
+          summary.status === "empty"
+            ? edit
+              ? h("button", { class: "button compact", onclick: review }, "Count by hand")
+              : null
+            : h(
+                "button",
+                { class: "button compact", "data-testid": `review-${summary.seat}`, onclick: review },
+                summary.status === "confirmed" ? "See cards" : "Review",
+              ),
+        ),
+      ),
+    );
+  }
+  panel.append(list);
+
+  const confirmed = round.collections.filter((c) => c.status === "confirmed").length;
+  const all = round.collections.length;
+  if (round.problems.length && confirmed === all) panel.append(problemList(round.problems));
+  if (app.recordProblems) {
+    panel.append(
+      h(
+        "div",
+        { class: "banner error", role: "alert", "data-testid": "record-problems" },
+        h("p", {}, "This round does not add up:"),
+        problemList(app.recordProblems.problems),
+        h(
+          "p",
+          {},
+          "Fix the cards, or record it as it is if the photos are right (a misdeal, a house rule).",
+        ),
+        h(
+          "button",
+          { class: "button danger", "data-testid": "record-anyway", onclick: () => recordRound(true) },
+          "Record anyway",
+        ),
+      ),
+    );
+  }
+  if (edit) {
+    panel.append(
+      h(
+        "button",
+        {
+          class: "button primary wide",
+          disabled: confirmed < all,
+          "data-testid": "record-round",
+          onclick: () => recordRound(false),
+        },
+        confirmed < all
+          ? `Record round ${round.number} (${confirmed} of ${all} confirmed)`
+          : round.status === "reopened"
+            ? `Record round ${round.number} again`
+            : `Record round ${round.number}`,
+      ),
+    );
+  }
+  return panel;
+}
+
+function problemList(problems) {
+  return h(
+    "ul",
+    { class: "problems" },
+    problems.map((p) => h("li", { class: p.severity }, p.message)),
+  );
+}
+
+function roundScores(round) {
+  const game = app.game;
+  const scores = round.record.scores;
+  const table = h(
+    "table",
+    { class: "scores", "data-testid": "round-scores" },
+    h(
+      "thead",
+      {},
+      h("tr", {}, h("th", { scope: "col" }, "Points"), game.players.map((p) => h("th", { scope: "col" }, p.name))),
+    ),
+    h(
+      "tbody",
+      {},
+      BREAKDOWN.map((line) =>
+        h(
+          "tr",
+          {},
+          h("th", { scope: "row" }, line.name),
+          scores.map((score) => h("td", {}, score.breakdown[line.key])),
+        ),
+      ),
+      h(
+        "tr",
+        { class: "total" },
+        h("th", { scope: "row" }, "Round total"),
+        scores.map((score, i) => h("td", { "data-testid": `round-total-${i + 1}` }, score.total)),
+      ),
+      h(
+        "tr",
+        {},
+        h("th", { scope: "row" }, "Puddings kept"),
+        round.record.tallies.map((t) => h("td", {}, t.pudding)),
+      ),
+    ),
+  );
+  const tallies = h(
+    "details",
+    { class: "tallies" },
+    h("summary", {}, "Cards counted"),
+    h(
+      "table",
+      { class: "scores" },
+      h("thead", {}, h("tr", {}, h("th", {}, "Cards"), game.players.map((p) => h("th", {}, p.name)))),
+      h(
+        "tbody",
+        {},
+        CATEGORIES.map((c) =>
+          h("tr", {}, h("th", { scope: "row" }, c.name), round.record.tallies.map((t) => h("td", {}, t[c.key]))),
+        ),
+      ),
+    ),
+    h(
+      "div",
+      { class: "actions" },
+      round.collections.map((c) =>
+        h(
+          "button",
+          { class: "button compact", onclick: () => go({ game: game.id, round: round.number, seat: c.seat }) },
+          `${c.player}'s photo`,
+        ),
+      ),
+    ),
+  );
+  return h(
+    "div",
+    {},
+    round.record.accepted
+      ? h("p", { class: "banner warn" }, "Recorded although the cards did not add up (accepted by hand).")
+      : null,
+    h("div", { class: "table-scroll" }, table),
+    tallies,
+  );
+}
+
+function standingsPanel() {
+  const game = app.game;
+  const st = app.standings;
+  const panel = h("section", { class: "panel standings", "data-testid": "standings" });
+  panel.append(
+    h(
+      "h2",
+      {},
+      st.complete ? "Final results" : st.rounds_played ? `Standings after round ${st.rounds_played}` : "Standings",
+    ),
+  );
+  if (st.complete && st.winners.length) {
+    const top = st.players.find((p) => p.name === st.winners[0]);
+    panel.append(
+      h(
+        "p",
+        { class: "winner", "data-testid": "winner" },
+        st.winners.length === 1
+          ? `${st.winners[0]} wins with ${plural(top.total, "point")}!`
+          : `${listNames(st.winners)} share the win with ${plural(top.total, "point")}!`,
+      ),
+    );
+    const best = Math.max(...st.players.map((p) => p.total));
+    if (st.players.filter((p) => p.total === best).length > st.winners.length) {
+      panel.append(h("p", { class: "hint" }, "Tied on points: the most puddings breaks the tie."));
+    }
+  } else if (!st.rounds_played) {
+    panel.append(h("p", { class: "hint" }, "Scores appear here once round 1 is recorded."));
+    return panel;
+  } else if (st.leaders.length) {
+    panel.append(h("p", { class: "hint" }, `Leading: ${listNames(st.leaders)}. Pudding is scored after the last round.`));
+  }
+  if (st.reopened.length) {
+    panel.append(
+      h("p", { class: "banner warn" }, `Round ${st.reopened.join(", ")} is being fixed: the scores use its last record.`),
+    );
+  }
+  const roundHeads = [];
+  for (let r = 1; r <= game.rounds; r += 1) {
+    roundHeads.push(
+      h(
+        "th",
+        { scope: "col" },
+        r <= st.rounds_played
+          ? h("button", { class: "link", onclick: () => go({ game: game.id, round: r }), title: `Open round ${r}` }, `R${r}`)
+          : `R${r}`,
+      ),
+    );
+  }
+  const table = h(
+    "table",
+    { class: "scores standings-table", "data-testid": "standings-table" },
+    h(
+      "thead",
+      {},
+      h("tr", {}, h("th", { scope: "col" }, "Player"), roundHeads, h("th", { scope: "col" }, "Pudding"), h("th", { scope: "col" }, "Total")),
+    ),
+    h(
+      "tbody",
+      {},
+      st.players.map((p, i) => {
+        const cells = [];
+        for (let r = 0; r < game.rounds; r += 1) {
+          cells.push(h("td", { "data-col": `r${r + 1}` }, r < p.rounds.length ? p.rounds[r] : "–"));
+        }
+        const dessert = st.complete
+          ? `${p.dessert > 0 ? "+" : ""}${p.dessert} (${p.puddings})`
+          : `(${p.puddings})`;
+        return h(
+          "tr",
+          { class: st.winners.includes(p.name) ? "win" : "", "data-testid": `standing-${i + 1}` },
+          h(
+            "th",
+            { scope: "row" },
+            h("span", { class: "dot", style: `background:${SEAT_COLOURS[i % SEAT_COLOURS.length]}` }),
+            p.name,
+          ),
+          cells,
+          h("td", { "data-col": "dessert", "data-points": p.dessert, "data-puddings": p.puddings }, dessert),
+          h("td", { "data-col": "total", class: "total" }, p.total),
+        );
+      }),
+    ),
+  );
+  panel.append(
+    h("div", { class: "table-scroll" }, table),
+    h(
+      "p",
+      { class: "hint" },
+      st.complete
+        ? "Pudding: points (puddings kept). Most puddings +6, fewest −6 (not with 2 players); ties split."
+        : "Pudding: puddings kept so far; scored after the last round.",
+    ),
+  );
+  const chart = totalsChart(st);
+  if (chart) {
+    panel.append(
+      h(
+        "figure",
+        { class: "chart-box" },
+        chart,
+        h(
+          "figcaption",
+          { class: "legend" },
+          st.players.map((p, i) =>
+            h("span", {}, h("span", { class: "dot", style: `background:${SEAT_COLOURS[i % SEAT_COLOURS.length]}` }), `${p.name} ${p.total}`),
+          ),
+        ),
+      ),
+    );
+  }
+  return panel;
+}
+
+// --- review: the photo, its boxes and the counters ---------------------------------------------
+
+function reviewScreen() {
+  const c = app.collection;
+  const game = app.game;
+  const editable = canEdit() && c.round_status !== "recorded";
+  const back = h(
+    "button",
+    { class: "button back", "data-testid": "back", onclick: () => go({ game: game.id, round: c.round }) },
+    `← Round ${c.round}`,
+  );
+  const head = h(
+    "section",
+    { class: "review-head" },
+    back,
+    h("h1", {}, `${c.player}'s cards`, h("small", {}, ` · round ${c.round}`)),
+  );
+  const status = h(
+    "p",
+    { class: `chip ${c.status === "confirmed" ? "ok" : c.status === "draft" ? "warn" : "muted"}`, "data-testid": "review-status" },
+    c.status === "confirmed" ? "Confirmed" : c.status === "draft" ? "Not confirmed yet" : "Nothing entered yet",
+  );
+  const notes = [];
+  if (!canEdit()) notes.push(h("p", { class: "banner" }, "View only: open the edit link to change these cards."));
+  else if (c.round_status === "recorded") {
+    notes.push(h("p", { class: "banner" }, `Round ${c.round} is recorded. To change it, go back and tap “Fix this round”.`));
+  }
+
+  const photoSide = h("div", { class: "photo-side" }, c.photo ? photoPanel(c, editable) : noPhoto(c, editable));
+  const tallySide = h("div", { class: "tally-side" }, warningsList(c), counters(c, editable));
+  const bar = editable ? confirmBar(c) : null;
+  return [
+    head,
+    h("div", { class: "review-status" }, status, handCheck(c)),
+    ...notes,
+    h("div", { class: "review" }, photoSide, tallySide),
+    bar,
+  ];
+}
+
+function handCheck(c) {
+  const ok = c.cards === c.hand_size;
+  return h(
+    "p",
+    { class: `hand-check ${ok ? "ok" : "bad"}`, "data-testid": "hand-check", role: "status" },
+    ok ? "✓ " : "! ",
+    `${c.hand_size} cards expected, ${c.cards} found`,
+    ok ? "" : c.cards < c.hand_size ? ": a card may be missing" : ": a card may be counted twice",
+  );
+}
+
+function warningsList(c) {
+  const messages = [
+    ...c.warnings.map((text) => ({ severity: "warning", message: text })),
+    ...c.problems.filter((p) => p.code !== "too_few_cards" && p.code !== "too_many_cards"),
+  ];
+  if (!messages.length) return null;
+  return h(
+    "ul",
+    { class: "problems", "data-testid": "warnings" },
+    messages.map((p) => h("li", { class: p.severity }, p.message)),
+  );
+}
+
+function noPhoto(c, editable) {
+  return h(
+    "div",
+    { class: "no-photo" },
+    h("p", {}, "No photo for this player yet."),
+    editable ? h("div", { class: "actions" }, photoInputs(c.round, c.seat, c.player)) : null,
+    editable ? h("p", { class: "hint" }, "Or count the cards with the + and − buttons.") : null,
+  );
+}
+
+function photoPanel(c, editable) {
+  const figure = h("figure", { class: "photo" }, photoSvg(c, editable));
+  const tools = editable
+    ? h(
+        "div",
+        { class: "actions tools" },
+        h(
+          "button",
+          {
+            class: `button${app.drawMode ? " primary" : ""}`,
+            "aria-pressed": String(app.drawMode),
+            "data-testid": "add-box",
+            onclick: () => {
+              app.drawMode = !app.drawMode;
+              render();
+            },
+          },
+          app.drawMode ? "Drag over the missed card…" : "+ Add a missed card",
+        ),
+        h("button", { class: "button", disabled: !c.can_undo, "data-testid": "undo", onclick: () => undo() }, "Undo"),
+        photoInputs(c.round, c.seat, c.player, {
+          compact: true,
+          take: "New photo",
+          choose: "Other file",
+          primary: false,
+        }),
+      )
+    : null;
+  const hint = editable
+    ? h(
+        "p",
+        { class: "hint" },
+        app.drawMode
+          ? "Drag a box over a card the detector missed, then say what it is."
+          : "Tap a box to change its card or delete it.",
+      )
+    : null;
+  return [figure, hint, tools, boxList(c, editable)];
+}
+
+function photoSvg(c, editable) {
+  const { width, height, id } = c.photo;
+  let svg = app.photoCache.id === id ? app.photoCache.svg : null;
+  if (!svg) {
+    svg = s("svg", {
+      viewBox: `0 0 ${width} ${height}`,
+      class: "photo-svg",
+      style: `aspect-ratio: ${width} / ${height}`,
+      "data-testid": "photo",
+      role: "group",
+      "aria-label": "The photo with the cards found",
+    });
+    const image = s("image", { href: c.photo.image_url, x: 0, y: 0, width, height, preserveAspectRatio: "none" });
+    // A photo the browser cannot show (HEIC outside Safari): the server's JPEG instead.
+    image.addEventListener("error", () => image.setAttribute("href", c.photo.annotated_url), { once: true });
+    svg.append(image, s("g", { class: "boxes" }), s("g", { class: "drawing" }));
+    app.photoCache = { id, svg };
+    svg.addEventListener("pointerdown", (event) => startDrawing(event, svg));
+    svg.addEventListener("pointermove", (event) => moveDrawing(event, svg));
+    svg.addEventListener("pointerup", (event) => endDrawing(event, svg));
+    svg.addEventListener("pointercancel", () => cancelDrawing(svg));
+  }
+  svg.classList.toggle("drawing-mode", Boolean(editable && app.drawMode));
+  const unit = Math.max(width, height) / 100; // a hundredth of the photo's long side
+  const group = svg.querySelector("g.boxes");
+  const boxes = [...c.detections].sort((a, b) => area(b.box) - area(a.box)); // small on top
+  group.replaceChildren(
+    ...boxes.map((box) => {
+      const [x1, y1, x2, y2] = box.box;
+      const colour = BY_KEY[box.label]?.colour || "#fff";
+      const name = BY_KEY[box.label]?.short || box.label;
+      const font = Math.max(unit * 2.2, 9);
+      const node = s(
+        "g",
+        {
+          class: `box ${box.source}${box.detected_label ? " relabeled" : ""}`,
+          "data-box-id": box.id,
+          "data-label": box.label,
+          tabindex: editable ? 0 : null,
+          role: editable ? "button" : null,
+          "aria-label": `${categoryName(box.label)}${editable ? ": change or delete" : ""}`,
+        },
+        s("rect", {
+          x: x1,
+          y: y1,
+          width: x2 - x1,
+          height: y2 - y1,
+          class: "frame",
+          stroke: colour,
+          "stroke-width": Math.max(unit * 0.45, 2),
+        }),
+        s("rect", {
+          x: x1,
+          y: y1,
+          width: name.length * font * 0.62 + font * 0.6,
+          height: font * 1.35,
+          fill: colour,
+          class: "tag",
+        }),
+        s("text", { x: x1 + font * 0.3, y: y1 + font * 1.02, "font-size": font, class: "tag-text" }, name),
+      );
+      if (editable) {
+        node.addEventListener("click", () => {
+          if (!app.drawMode) openBoxSheet(box);
+        });
+        node.addEventListener("keydown", (event) => {
+          if (event.key === "Enter" || event.key === " ") {
+            event.preventDefault();
+            openBoxSheet(box);
+          }
+        });
+      }
+      return node;
+    }),
+  );
+  return svg;
+}
+
+function area([x1, y1, x2, y2]) {
+  return (x2 - x1) * (y2 - y1);
+}
+
+function boxList(c, editable) {
+  if (!c.detections.length) return h("p", { class: "hint" }, "No cards were found in this photo.");
+  const counts = {};
+  for (const box of c.detections) counts[box.label] = (counts[box.label] || 0) + 1;
+  return h(
+    "details",
+    { class: "box-list" },
+    h("summary", {}, `${plural(c.detections.length, "box", "boxes")} on the photo: list`),
+    h(
+      "ul",
+      {},
+      [...c.detections].map((box) =>
+        h(
+          "li",
+          {},
+          h(
+            "button",
+            {
+              class: "button compact chip-button",
+              disabled: !editable,
+              "data-testid": `box-item-${box.id}`,
+              onclick: () => openBoxSheet(box),
+            },
+            h("span", { class: "dot", style: `background:${BY_KEY[box.label]?.colour || "#999"}` }),
+            categoryName(box.label),
+            box.source === "reviewer" ? " (added)" : ` ${Math.round(box.confidence * 100)} %`,
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+function labelGrid(current, choose) {
+  return h(
+    "div",
+    { class: "label-grid" },
+    CATEGORIES.map((c) =>
+      h(
+        "button",
+        {
+          class: `button label-choice${c.key === current ? " current" : ""}`,
+          "aria-pressed": String(c.key === current),
+          "data-label": c.key,
+          onclick: () => choose(c.key),
+        },
+        h("span", { class: "dot", style: `background:${c.colour}` }),
+        c.name,
+      ),
+    ),
+  );
+}
+
+function openBoxSheet(box) {
+  const said = box.detected_label
+    ? `The detector said ${categoryName(box.detected_label)}.`
+    : box.source === "reviewer"
+      ? "Added by hand."
+      : `Found by the detector (${Math.round(box.confidence * 100)} % sure).`;
+  openSheet(
+    h("h2", { "data-testid": "box-sheet-title" }, `This card: ${categoryName(box.label)}`),
+    h("p", { class: "hint" }, said, " Tap what it really is:"),
+    labelGrid(box.label, (label) => {
+      closeSheet();
+      if (label !== box.label) correct({ action: "relabel", detection: box.id, label });
+    }),
+    h(
+      "div",
+      { class: "actions" },
+      h(
+        "button",
+        {
+          class: "button danger",
+          "data-testid": "delete-box",
+          onclick: () => {
+            closeSheet();
+            correct({ action: "delete", detection: box.id });
+          },
+        },
+        "Delete this box",
+      ),
+      h("button", { class: "button", onclick: () => closeSheet() }, "Cancel"),
+    ),
+  );
+}
+
+// Drawing a box: only in "add" mode, so that a finger elsewhere still scrolls the page.
+function photoPoint(svg, event) {
+  const point = svg.createSVGPoint();
+  point.x = event.clientX;
+  point.y = event.clientY;
+  const inside = point.matrixTransform(svg.getScreenCTM().inverse());
+  const [, , width, height] = svg.getAttribute("viewBox").split(" ").map(Number);
+  return { x: Math.min(Math.max(inside.x, 0), width), y: Math.min(Math.max(inside.y, 0), height) };
+}
+
+function startDrawing(event, svg) {
+  if (!app.drawMode || !canEdit()) return;
+  event.preventDefault();
+  svg.setPointerCapture?.(event.pointerId);
+  const start = photoPoint(svg, event);
+  const rect = s("rect", { class: "new-box", x: start.x, y: start.y, width: 0, height: 0 });
+  svg.querySelector("g.drawing").replaceChildren(rect);
+  app.drawing = { start, end: start, rect };
+}
+
+function moveDrawing(event, svg) {
+  if (!app.drawing) return;
+  event.preventDefault();
+  const end = photoPoint(svg, event);
+  const { start, rect } = app.drawing;
+  app.drawing.end = end;
+  rect.setAttribute("x", Math.min(start.x, end.x));
+  rect.setAttribute("y", Math.min(start.y, end.y));
+  rect.setAttribute("width", Math.abs(end.x - start.x));
+  rect.setAttribute("height", Math.abs(end.y - start.y));
+}
+
+function endDrawing(event, svg) {
+  if (!app.drawing) return;
+  moveDrawing(event, svg);
+  const { start, end } = app.drawing;
+  const box = [Math.min(start.x, end.x), Math.min(start.y, end.y), Math.max(start.x, end.x), Math.max(start.y, end.y)];
+  const [, , width, height] = svg.getAttribute("viewBox").split(" ").map(Number);
+  const small = Math.max(width, height) / 60;
+  if (box[2] - box[0] < small || box[3] - box[1] < small) {
+    cancelDrawing(svg);
+    toast("Drag across the whole card to draw its box.", "info");
+    return;
+  }
+  const rounded = box.map((v) => Math.round(v * 10) / 10);
+  openSheet(
+    h("h2", {}, "What card is this?"),
+    labelGrid(null, (label) => {
+      app.drawing = null;
+      app.drawMode = false;
+      closeSheet();
+      svg.querySelector("g.drawing").replaceChildren();
+      correct({ action: "add", box: rounded, label });
+    }),
+    h("div", { class: "actions" }, h("button", { class: "button", onclick: () => closeSheet() }, "Cancel")),
+  );
+}
+
+function cancelDrawing(svg) {
+  app.drawing = null;
+  svg.querySelector("g.drawing")?.replaceChildren();
+}
+
+function counters(c, editable) {
+  const section = h("section", { class: "counters", "data-testid": "counters" });
+  section.append(h("h2", {}, "Cards by category"));
+  const detected = c.detected_tally;
+  let group = null;
+  for (const cat of CATEGORIES) {
+    if (cat.group !== group) {
+      group = cat.group;
+      section.append(h("h3", {}, group));
+    }
+    const count = c.tally[cat.key];
+    const byHand = Object.hasOwn(c.counts, cat.key);
+    const note =
+      byHand && detected
+        ? h(
+            "small",
+            { class: "by-hand" },
+            `set by hand; photo says ${detected[cat.key]} `,
+            editable
+              ? h(
+                  "button",
+                  { class: "link", "data-testid": `use-photo-${cat.key}`, onclick: () => useDetectedCount(cat.key) },
+                  "use photo",
+                )
+              : null,
+          )
+        : null;
+    section.append(
+      h(
+        "div",
+        { class: `counter${count ? " some" : ""}${byHand ? " hand" : ""}`, "data-testid": `counter-${cat.key}` },
+        h(
+          "span",
+          { class: "counter-name" },
+          h("span", { class: "dot", style: `background:${cat.colour}` }),
+          h("span", {}, cat.name, note ? h("br") : null, note),
+        ),
+        h(
+          "button",
+          {
+            class: "step",
+            disabled: !editable || count === 0,
+            "aria-label": `One fewer ${cat.name}`,
+            "data-testid": `minus-${cat.key}`,
+            onclick: () => changeCount(cat.key, -1),
+          },
+          "−",
+        ),
+        h("output", { class: "count", "data-testid": `count-${cat.key}`, "aria-live": "polite" }, count),
+        h(
+          "button",
+          {
+            class: "step",
+            disabled: !editable,
+            "aria-label": `One more ${cat.name}`,
+            "data-testid": `plus-${cat.key}`,
+            onclick: () => changeCount(cat.key, 1),
+          },
+          "+",
+        ),
+      ),
+    );
+  }
+  const t = c.tally;
+  const icons = t.maki_1 + 2 * t.maki_2 + 3 * t.maki_3;
+  section.append(h("p", { class: "hint" }, `Maki roll icons: ${icons}. A nigiri on a wasabi counts once, in its “on wasabi” line.`));
+  return section;
+}
+
+function confirmBar(c) {
+  const ok = c.cards === c.hand_size;
+  return h(
+    "div",
+    { class: "confirm-bar" },
+    h(
+      "span",
+      { class: `bar-check ${ok ? "ok" : "bad"}` },
+      `${c.cards}/${c.hand_size} cards`,
+    ),
+    c.status === "confirmed"
+      ? h(
+          "button",
+          { class: "button primary", "data-testid": "done", onclick: () => go({ game: app.game.id, round: c.round }) },
+          "Confirmed ✓ Back to the round",
+        )
+      : h(
+          "button",
+          {
+            class: "button primary",
+            disabled: c.status === "empty",
+            "data-testid": "confirm",
+            onclick: () => confirmTally(),
+          },
+          `Confirm ${c.player}'s cards`,
+        ),
+  );
+}
+
+// --- start -----------------------------------------------------------------------------------
+
+// For tests and the curious: whether the page has nothing in flight.
+window.sushigo = {
+  idle: () => app.busy === 0 && !app.loading && !app.uploading,
+};
+
+takeTokenFromLink();
+load();
