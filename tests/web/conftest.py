@@ -1,0 +1,127 @@
+"""Fixtures for the web page tests: the real app served by uvicorn on a free port over a
+temporary data folder, with the detector replaced by a fake that returns the boxes
+registered for each photo; and a headless Debian Chromium driven by Playwright.
+
+The browser tests are skipped only when /usr/bin/chromium is absent, and then loudly
+(`apt-get install -y chromium`); with Chromium there, a missing Playwright is an error.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import uvicorn
+
+from api.deps import get_detector
+from api.main import create_app
+from api.settings import Settings
+from vision.detections import Detections
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+MISSING = (
+    f"BROWSER TESTS SKIPPED: {CHROMIUM} is missing. Install Debian's Chromium "
+    "(apt-get install -y chromium) to run the web page tests."
+)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "browser: drives the page in headless Chromium")
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if not CHROMIUM.exists():
+        terminalreporter.write_sep("!", MISSING, red=True, bold=True)
+
+
+@dataclass
+class FakeDetector:
+    """Returns the records registered for a photo's decoded size (each test photo has its
+    own size), in that image's pixels; `delay` seconds first, to see the progress."""
+
+    by_size: dict[tuple[int, int], list[dict[str, Any]]] = field(default_factory=dict)
+    delay: float = 0.0
+    calls: int = 0
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def register(self, size: tuple[int, int], records: Sequence[dict[str, Any]]) -> None:
+        self.by_size[size] = list(records)
+
+    def __call__(self, image: np.ndarray) -> Detections:
+        with self._lock:
+            self.calls += 1
+        if self.delay:
+            time.sleep(self.delay)
+        height, width = image.shape[:2]
+        return Detections.from_records(self.by_size.get((width, height), []))
+
+
+@dataclass
+class Server:
+    url: str
+    detector: FakeDetector
+    data_dir: Path
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """The app as `sushigo serve` runs it, in a thread of this process."""
+    data_dir = tmp_path_factory.mktemp("web") / "data"
+    detector = FakeDetector()
+    app = create_app(Settings(data_dir=data_dir, max_upload_bytes=5_000_000))
+    app.dependency_overrides[get_detector] = lambda: detector
+    port = _free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    uvicorn_server = uvicorn.Server(config)
+    thread = threading.Thread(target=uvicorn_server.run, name="web-test-server", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not uvicorn_server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    try:
+        yield Server(f"http://127.0.0.1:{port}", detector, data_dir)
+    finally:
+        uvicorn_server.should_exit = True
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.skip(MISSING)
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError as error:  # Chromium is here, so the test must run: say what is missing
+        raise RuntimeError(
+            "the web tests need the Python package playwright (pip install playwright); "
+            "never `playwright install`: they drive /usr/bin/chromium"
+        ) from error
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
