@@ -1,0 +1,520 @@
+"""Detections to a tally: stacks from geometry, duplicates, maki, warnings.
+
+The detections are made the way a detector sees a table: cards are placed as (possibly
+turned) rectangles of 63 x 88 units in z-order, drawn into a label map, and each card's
+box is the bounding box of the pixels where it lies on top (its visible part), as
+vision/labels.py defines the detector's boxes.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoring.cards import DECK, HAND_SIZE, NIGIRI, STACKS, TALLY_KEYS
+from vision.detections import Detections
+from vision.labels import label_id
+from vision.reading import Reading, read_tally, same_card
+
+CARD_W, CARD_H = 63.0, 88.0
+PX = 3.0  # label-map pixels per card unit
+CONFIDENCE = 0.9
+
+
+def card_corners(cx: float, cy: float, angle: float) -> np.ndarray:
+    """Corners (TL, TR, BR, BL) of a card centred at (cx, cy), turned `angle` degrees."""
+    a = math.radians(angle)
+    rotation = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    half = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float) * [CARD_W / 2, CARD_H / 2]
+    return half @ rotation.T + [cx, cy]
+
+
+def along(angle: float, dx: float, dy: float) -> tuple[float, float]:
+    """A displacement in a turned card's own frame, in table coordinates."""
+    a = math.radians(angle)
+    return dx * math.cos(a) - dy * math.sin(a), dx * math.sin(a) + dy * math.cos(a)
+
+
+@dataclass
+class Table:
+    """Cards on a table in z-order (later ones lie on top)."""
+
+    cards: list[tuple[str, np.ndarray]] = field(default_factory=list)
+
+    def card(self, label: str, cx: float, cy: float, angle: float = 0.0) -> Table:
+        self.cards.append((label, card_corners(cx, cy, angle)))
+        return self
+
+    def stack(
+        self,
+        nigiri: str,
+        cx: float,
+        cy: float,
+        *,
+        shift: float = 0.25,
+        direction: str = "down",
+        angle: float = 0.0,
+        slide: float = 0.0,
+        twist: float = 0.0,
+    ) -> Table:
+        """A wasabi at (cx, cy) with a nigiri on it, shifted by `shift` of a card."""
+        self.card("wasabi", cx, cy, angle)
+        dx, dy = {
+            "down": (slide, shift * CARD_H),
+            "right": (shift * CARD_W, slide),
+            "left": (-shift * CARD_W, slide),
+        }[direction]
+        ox, oy = along(angle, dx, dy)
+        return self.card(nigiri, cx + ox, cy + oy, angle + twist)
+
+    def column(
+        self, labels: list[str], cx: float, cy: float, *, step: float = 0.3, angle: float = 0.0
+    ) -> Table:
+        """Overlapped cards: each covers all but the top `step` of the one before."""
+        for k, label in enumerate(labels):
+            ox, oy = along(angle, 0.0, k * step * CARD_H)
+            self.card(label, cx + ox, cy + oy, angle)
+        return self
+
+    def detections(
+        self,
+        *,
+        homography: np.ndarray | None = None,
+        confidence: float = CONFIDENCE,
+        jitter: float = 0.0,
+        rng: np.random.Generator | None = None,
+    ) -> Detections:
+        """Boxes around each card's visible pixels (optionally seen through a homography,
+        with edges jittered by up to `jitter` of a card as a detector would)."""
+        quads = [corners for _, corners in self.cards]
+        if homography is not None:
+            quads = [cv2.perspectiveTransform(q[None], homography)[0] for q in quads]
+        points = np.concatenate(quads) * PX
+        origin = points.min(axis=0) - 4
+        width, height = np.ceil(points.max(axis=0) - origin + 8).astype(int)
+        label_map = np.zeros((height, width), np.int32)
+        pixel_quads = [np.round(quad * PX - origin).astype(np.int32) for quad in quads]
+        for i, quad in enumerate(pixel_quads):
+            cv2.fillPoly(label_map, [quad], i + 1)
+        boxes, ids = [], []
+        for i, ((label, _), quad) in enumerate(zip(self.cards, pixel_quads, strict=True)):
+            (x0, y0), (x1, y1) = quad.min(axis=0), quad.max(axis=0) + 1
+            ys, xs = np.nonzero(label_map[y0:y1, x0:x1] == i + 1)  # a card's pixels lie
+            if len(xs):  # within its own outline
+                boxes.append([x0 + xs.min(), y0 + ys.min(), x0 + xs.max() + 1, y0 + ys.max() + 1])
+                ids.append(label_id(label))
+        xyxy = (np.array(boxes, np.float64).reshape(-1, 4) + np.tile(origin, 2)) / PX
+        if jitter and rng is not None:
+            xyxy += rng.uniform(-jitter, jitter, xyxy.shape) * CARD_W
+            xyxy[:, 2:] = np.maximum(xyxy[:, 2:], xyxy[:, :2] + 1)
+        scale = 10.0  # photo pixels per card unit: boxes in a plausible pixel range
+        return Detections(xyxy * scale, np.full(len(ids), confidence), np.array(ids))
+
+
+def boxes(*rows: tuple[str, list[float], float]) -> Detections:
+    """Detections written out by hand: (label, [x1, y1, x2, y2], confidence)."""
+    if not rows:
+        return Detections.empty()
+    return Detections(
+        np.array([box for _, box, _ in rows], np.float32),
+        np.array([p for _, _, p in rows], np.float32),
+        np.array([label_id(label) for label, _, _ in rows]),
+    )
+
+
+def nonzero(reading: Reading) -> dict[str, int]:
+    return {key: count for key, count in reading.tally.items() if count}
+
+
+# --- layouts ----------------------------------------------------------------------------
+
+
+def test_a_row_of_cards_is_counted_card_by_card() -> None:
+    table = Table()
+    for k, label in enumerate(["tempura", "tempura", "sashimi", "dumpling", "pudding"]):
+        table.card(label, 40 + k * 70, 50)
+    reading = read_tally(table.detections())
+    assert nonzero(reading) == {"tempura": 2, "sashimi": 1, "dumpling": 1, "pudding": 1}
+    assert reading.cards == 5
+    assert reading.stacks == []
+    assert reading.warnings == []
+
+
+def test_a_column_of_three_salmon_is_three_salmon_not_a_stack() -> None:
+    for step in (0.2, 0.3, 0.4):
+        reading = read_tally(Table().column(["salmon"] * 3, 40, 50, step=step).detections())
+        assert nonzero(reading) == {"salmon": 3}, step
+        assert reading.cards == 3
+
+
+def test_a_column_of_wasabi_is_no_stack() -> None:
+    reading = read_tally(Table().column(["wasabi"] * 3, 40, 50).detections())
+    assert nonzero(reading) == {"wasabi": 3}
+
+
+@pytest.mark.parametrize("shift", [0.15, 0.25, 0.35])
+@pytest.mark.parametrize("nigiri", NIGIRI)
+def test_a_wasabi_strip_above_a_nigiri_is_a_stack(nigiri: str, shift: float) -> None:
+    reading = read_tally(Table().stack(nigiri, 50, 50, shift=shift).detections())
+    assert nonzero(reading) == {f"{nigiri}_on_wasabi": 1}
+    assert reading.cards == 2
+    assert [reading.detections.labels[i] for i in reading.stacks[0]] == ["wasabi", nigiri]
+
+
+@pytest.mark.parametrize("direction", ["right", "left"])
+@pytest.mark.parametrize("shift", [0.15, 0.25, 0.35])
+def test_a_sideways_stack(direction: str, shift: float) -> None:
+    table = Table().stack("squid", 50, 50, shift=shift, direction=direction)
+    assert nonzero(read_tally(table.detections())) == {"squid_on_wasabi": 1}
+
+
+@pytest.mark.parametrize("slide", [-3.0, 3.0])
+@pytest.mark.parametrize("twist", [-3.0, 3.0])
+def test_a_stack_laid_askew_is_a_stack(slide: float, twist: float) -> None:
+    """Slivers along the wasabi's side stretch its box to a whole card; still a stack."""
+    table = Table().stack("salmon", 50, 50, shift=0.2, slide=slide, twist=twist)
+    detections = table.detections()
+    wasabi_box = detections.xyxy[0]
+    assert wasabi_box[3] - wasabi_box[1] > 0.9 * CARD_H * 10  # a whole card long
+    assert nonzero(read_tally(detections)) == {"salmon_on_wasabi": 1}
+
+
+@pytest.mark.parametrize("angle", [-15, -8, 8, 15])
+@pytest.mark.parametrize("direction", ["down", "right", "left"])
+@pytest.mark.parametrize("shift", [0.15, 0.35])
+def test_a_turned_stack_is_a_stack(angle: float, direction: str, shift: float) -> None:
+    table = Table().stack("egg", 80, 80, shift=shift, direction=direction, angle=angle, twist=2)
+    assert nonzero(read_tally(table.detections())) == {"egg_on_wasabi": 1}
+
+
+@pytest.mark.parametrize("angle", [-15, 15])
+def test_a_turned_column_of_nigiri_and_a_turned_row_hold_no_stack(angle: float) -> None:
+    table = Table().column(["salmon", "egg", "squid"], 60, 60, angle=angle)
+    table.card("wasabi", 160, 60, angle).card("salmon", 240, 60, angle)
+    reading = read_tally(table.detections())
+    assert nonzero(reading) == {"salmon": 2, "egg": 1, "squid": 1, "wasabi": 1}
+
+
+def test_two_wasabi_in_a_column_hold_one_nigiri() -> None:
+    """Column wasabi, wasabi, egg: the egg lies on the second wasabi only."""
+    reading = read_tally(Table().column(["wasabi", "wasabi", "egg"], 40, 50).detections())
+    assert nonzero(reading) == {"egg_on_wasabi": 1, "wasabi": 1}
+    assert reading.cards == 3
+
+
+def test_two_wasabi_and_one_nigiri_side_by_side() -> None:
+    table = Table().card("wasabi", 40, 60).stack("salmon", 120, 50)
+    reading = read_tally(table.detections())
+    assert nonzero(reading) == {"salmon_on_wasabi": 1, "wasabi": 1}
+
+
+@pytest.mark.parametrize("gap", [-4.0, 0.0, 3.0, 12.0])
+def test_an_unfilled_wasabi_next_to_a_nigiri_in_a_row_is_no_stack(gap: float) -> None:
+    """A whole wasabi beside a nigiri (even slightly under it) is an unfilled wasabi."""
+    for nigiri_first in (False, True):
+        left, right = ("salmon", "wasabi") if nigiri_first else ("wasabi", "salmon")
+        table = Table().card(left, 40, 50).card(right, 40 + CARD_W + gap, 52)
+        reading = read_tally(table.detections())
+        assert nonzero(reading) == {"salmon": 1, "wasabi": 1}, (gap, nigiri_first)
+
+
+def test_an_unfilled_wasabi_above_a_nigiri_in_the_next_row_is_no_stack() -> None:
+    table = Table().card("wasabi", 40, 50).card("egg", 40, 50 + CARD_H + 5)
+    assert nonzero(read_tally(table.detections())) == {"wasabi": 1, "egg": 1}
+
+
+def test_a_stack_heading_a_column_of_nigiri() -> None:
+    """Wasabi, its nigiri, then more nigiri over that one: only the first is on the wasabi."""
+    table = Table().stack("salmon", 40, 50, shift=0.25)
+    for k in (1, 2):
+        table.card("squid", 40, 50 + 0.25 * CARD_H + k * 0.3 * CARD_H)
+    reading = read_tally(table.detections())
+    assert nonzero(reading) == {"salmon_on_wasabi": 1, "squid": 2}
+
+
+def test_a_nigiri_under_a_wasabi_in_a_column_is_no_stack() -> None:
+    """Played before the wasabi, the egg lies under it: the wasabi covers the egg."""
+    reading = read_tally(Table().column(["egg", "wasabi"], 40, 50).detections())
+    assert nonzero(reading) == {"egg": 1, "wasabi": 1}
+
+
+def test_a_photo_taken_at_an_angle() -> None:
+    table = Table().stack("salmon", 50, 60).column(["tempura"] * 3, 150, 50)
+    table.card("wasabi", 250, 60).card("egg", 330, 60)
+    src = np.float32([[0, 0], [400, 0], [400, 200], [0, 200]])
+    dst = np.float32([[40, 0], [360, 0], [400, 150], [0, 150]])  # far edge narrower
+    homography = cv2.getPerspectiveTransform(src, dst)
+    reading = read_tally(table.detections(homography=homography))
+    assert nonzero(reading) == {"salmon_on_wasabi": 1, "tempura": 3, "wasabi": 1, "egg": 1}
+
+
+def test_a_full_hand() -> None:
+    """Eight cards for four players: rows, a column, a stack and an unfilled wasabi."""
+    table = Table().column(["maki_2", "maki_3"], 40, 50).stack("squid", 120, 50)
+    table.card("wasabi", 200, 50).card("pudding", 280, 50).card("chopsticks", 360, 50)
+    reading = read_tally(table.detections(), players=4)
+    assert nonzero(reading) == {
+        "maki_2": 1,
+        "maki_3": 1,
+        "squid_on_wasabi": 1,
+        "wasabi": 1,
+        "pudding": 1,
+        "chopsticks": 1,
+    }
+    assert reading.cards == 7
+    assert reading.warnings == ["8 cards expected for 4 players, 7 found"]
+
+
+@dataclass(frozen=True)
+class Pile:
+    cards: tuple[str, ...]  # one card, or ("wasabi", nigiri)
+
+    @property
+    def key(self) -> str:
+        return f"{self.cards[1]}_on_wasabi" if len(self.cards) == 2 else self.cards[0]
+
+
+def random_table(rng: np.random.Generator) -> tuple[Table, Counter[str]]:
+    """A collection laid out as people do (card-spec.md), and its true tally."""
+    kinds = [k for k in DECK if k != "wasabi"]
+    table, truth = Table(), Counter()
+    x, y, row_height = 0.0, 0.0, 0.0
+    for _ in range(rng.integers(2, 7)):
+        angle = float(rng.uniform(-12, 12))
+        style = rng.choice(["card", "column", "stack", "stack_column", "wasabi"])
+        width, height = 1.6 * CARD_W, 1.4 * CARD_H
+        cx, cy = x + 0.8 * CARD_W, y + 0.7 * CARD_H
+        if style == "card":
+            kind = str(rng.choice(kinds))
+            table.card(kind, cx, cy, angle)
+            truth[kind] += 1
+        elif style == "wasabi":
+            count = int(rng.integers(1, 3))
+            table.column(["wasabi"] * count, cx, cy, angle=angle, step=rng.uniform(0.2, 0.4))
+            truth["wasabi"] += count
+            height += CARD_H * 0.4 * (count - 1)
+        elif style == "column":
+            kind, count = str(rng.choice(kinds)), int(rng.integers(2, 5))
+            step = float(rng.uniform(0.2, 0.4))
+            table.column([kind] * count, cx, cy, step=step, angle=angle)
+            truth[kind] += count
+            height += CARD_H * step * (count - 1)
+        else:
+            nigiri = str(rng.choice(NIGIRI))
+            direction = "down" if style == "stack_column" else str(rng.choice(["down", "right"]))
+            shift = float(rng.uniform(0.15, 0.35))
+            slide, twist = float(rng.uniform(-2, 2)), float(rng.uniform(-3, 3))
+            table.stack(nigiri, cx, cy, shift=shift, direction=direction, angle=angle,
+                        slide=slide, twist=twist)  # fmt: skip
+            truth[f"{nigiri}_on_wasabi"] += 1
+            if style == "stack_column":  # more nigiri laid over the stacked one
+                extra = str(rng.choice(NIGIRI))
+                for k in range(1, int(rng.integers(2, 4))):
+                    ox, oy = along(angle, 0.0, (shift + 0.3 * k) * CARD_H)
+                    table.card(extra, cx + ox, cy + oy, angle)
+                    truth[extra] += 1
+                    height += 0.3 * CARD_H
+            else:
+                width += 0.4 * CARD_W
+                height += 0.4 * CARD_H
+        x += width
+        row_height = max(row_height, height)
+        if x > 4 * CARD_W:
+            x, y, row_height = 0.0, y + row_height, 0.0
+    return table, truth
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 2**32 - 1), tilted=st.booleans())
+def test_random_layouts_read_exactly(seed: int, tilted: bool) -> None:
+    """Rows, columns, stacks (down or sideways, askew), turned up to 12 degrees, seen from
+    above or at an angle, with detector jitter: the tally is exactly the collection's."""
+    rng = np.random.default_rng(seed)
+    table, truth = random_table(rng)
+    homography = None
+    if tilted:
+        corners = np.concatenate([c for _, c in table.cards])
+        (x0, y0), (x1, y1) = corners.min(axis=0), corners.max(axis=0)
+        squeeze, depth = rng.uniform(0.03, 0.12) * (x1 - x0), rng.uniform(0.7, 0.95)
+        src = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+        dst = np.float32(
+            [[x0 + squeeze, y0], [x1 - squeeze, y0], [x1, y0 + (y1 - y0) * depth],
+             [x0, y0 + (y1 - y0) * depth]]
+        )  # fmt: skip
+        homography = cv2.getPerspectiveTransform(src, dst)
+    detections = table.detections(homography=homography, jitter=0.01, rng=rng)
+    reading = read_tally(detections)
+    assert nonzero(reading) == {k: v for k, v in truth.items() if v}
+
+
+# --- duplicates and reviewer labels -----------------------------------------------------
+
+
+def test_two_classes_on_one_card_count_once() -> None:
+    card = [100, 100, 730, 980]
+    reading = read_tally(
+        boxes(
+            ("salmon", card, 0.8),
+            ("egg", [108, 95, 725, 990], 0.6),
+            ("wasabi", [95, 110, 735, 970], 0.55),
+        )
+    )
+    assert nonzero(reading) == {"salmon": 1}
+    assert reading.detections.labels == ["salmon"]
+    assert reading.cards == 1
+
+
+def test_a_duplicate_keeps_the_more_confident_label() -> None:
+    reading = read_tally(
+        boxes(("maki_2", [0, 0, 630, 880], 0.4), ("maki_3", [5, 5, 630, 880], 0.9))
+    )
+    assert nonzero(reading) == {"maki_3": 1}
+
+
+def test_same_card_needs_matching_edges_not_only_overlap() -> None:
+    whole = np.array([0, 0, 63, 88], float)
+    assert same_card(whole, np.array([2, -3, 64, 90], float))
+    # The next card of a column, its box stretched by slivers: IoU 0.67, tops 20 % apart.
+    assert not same_card(whole, np.array([0, 17.6, 63, 105.6]))
+
+
+def test_a_reviewers_stack_box_absorbs_the_boxes_inside_it() -> None:
+    reading = read_tally(
+        boxes(
+            ("salmon_on_wasabi", [100, 100, 740, 1200], 1.0),
+            ("wasabi", [105, 105, 735, 330], 0.9),
+            ("salmon", [102, 320, 738, 1195], 0.95),
+            ("tempura", [900, 100, 1530, 980], 0.9),
+        )
+    )
+    assert nonzero(reading) == {"salmon_on_wasabi": 1, "tempura": 1}
+    assert reading.detections.labels == ["salmon_on_wasabi", "tempura"]
+    assert reading.cards == 3
+    assert reading.stacks == []
+
+
+def test_a_nigiri_relabelled_as_a_stack_takes_its_wasabi_strip_along() -> None:
+    """A reviewer relabels the nigiri's box as a stack: the wasabi strip above is part of
+    it, not an unfilled wasabi."""
+    detections = Table().stack("egg", 50, 50).card("wasabi", 150, 50).detections()
+    records = detections.to_records()
+    records[1]["label"] = "egg_on_wasabi"
+    reading = read_tally(Detections.from_records(records))
+    assert nonzero(reading) == {"egg_on_wasabi": 1, "wasabi": 1}
+    assert reading.cards == 3
+
+
+def test_maki_cards_count_by_icons() -> None:
+    table = Table()
+    for k, label in enumerate(["maki_1", "maki_2", "maki_2", "maki_3", "maki_3", "maki_3"]):
+        table.card(label, 40 + k * 70, 50)
+    reading = read_tally(table.detections())
+    assert nonzero(reading) == {"maki_1": 1, "maki_2": 2, "maki_3": 3}
+    icons = reading.tally["maki_1"] + 2 * reading.tally["maki_2"] + 3 * reading.tally["maki_3"]
+    assert icons == 14
+
+
+# --- warnings ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", sorted(HAND_SIZE))
+def test_hand_size_warning(players: int) -> None:
+    hand = HAND_SIZE[players]
+    table = Table()
+    for k in range(hand - 1):
+        table.card("tempura" if k < 8 else "sashimi", 40 + k * 70, 50)
+    reading = read_tally(table.detections(), players=players)
+    assert reading.warnings == [f"{hand} cards expected for {players} players, {hand - 1} found"]
+    assert read_tally(table.card("dumpling", 0, 200).detections(), players=players).warnings == []
+
+
+def test_a_stack_counts_two_cards_toward_the_hand() -> None:
+    table = Table().stack("salmon", 50, 50)
+    for k in range(5):
+        table.card("pudding", 150 + 70 * k, 50)
+    assert read_tally(table.detections(), players=5).warnings == []
+
+
+def test_unknown_player_count_is_refused() -> None:
+    with pytest.raises(ValueError, match="players"):
+        read_tally(Detections.empty(), players=6)
+
+
+def test_low_confidence_warning_and_threshold() -> None:
+    reading = read_tally(
+        boxes(
+            ("tempura", [0, 0, 630, 880], 0.9),
+            ("salmon", [700, 0, 1330, 880], 0.45),
+            ("maki_2", [1400, 0, 2030, 880], 0.3),
+            ("pudding", [2100, 0, 2730, 880], 0.2),  # below min_confidence: dropped
+        )
+    )
+    assert nonzero(reading) == {"tempura": 1, "salmon": 1, "maki_2": 1}
+    assert reading.warnings == ["2 detections below 50% confidence: salmon, maki_2"]
+    one = read_tally(boxes(("egg", [0, 0, 630, 880], 0.49)))
+    assert one.warnings == ["1 detection below 50% confidence: egg"]
+
+
+def test_thresholds_are_options() -> None:
+    detections = boxes(("egg", [0, 0, 630, 880], 0.2))
+    assert read_tally(detections).cards == 0
+    reading = read_tally(detections, min_confidence=0.1, low_confidence=0.15)
+    assert reading.cards == 1
+    assert reading.warnings == []
+
+
+def test_deck_warnings() -> None:
+    table = Table()
+    for k in range(5):
+        table.card("wasabi", 40 + k * 70, 50)
+    table.stack("salmon", 40, 200).stack("egg", 120, 200)
+    for k in range(5):
+        table.card("chopsticks", 40 + k * 70, 400)
+    reading = read_tally(table.detections())
+    assert nonzero(reading) == {
+        "wasabi": 5,
+        "salmon_on_wasabi": 1,
+        "egg_on_wasabi": 1,
+        "chopsticks": 5,
+    }
+    assert reading.warnings == [
+        "7 wasabi cards found, but the deck holds only 6",
+        "5 chopsticks cards found, but the deck holds only 4",
+    ]
+
+
+def test_empty_detections() -> None:
+    reading = read_tally(Detections.empty())
+    assert reading.tally == dict.fromkeys(TALLY_KEYS, 0)
+    assert reading.cards == 0
+    assert reading.stacks == []
+    assert reading.warnings == []
+    assert read_tally(Detections.empty(), players=2).warnings == [
+        "10 cards expected for 2 players, 0 found"
+    ]
+
+
+def test_to_json_is_the_detect_body() -> None:
+    reading = read_tally(Table().stack("squid", 50, 50).card("tempura", 150, 50).detections())
+    body = reading.to_json()
+    assert list(body) == ["tally", "cards", "detections", "warnings"]
+    assert list(body["tally"]) == list(TALLY_KEYS)
+    assert body["tally"]["squid_on_wasabi"] == 1 and body["cards"] == 3
+    assert [d["label"] for d in body["detections"]] == ["wasabi", "squid", "tempura"]
+    assert set(body["detections"][0]) == {"label", "confidence", "box"}
+    assert json.loads(json.dumps(body)) == body
+    assert all(type(v) is int for v in body["tally"].values())
+
+
+def test_cards_count_each_stack_twice() -> None:
+    reading = read_tally(Table().stack("egg", 50, 50).stack("salmon", 150, 50).detections())
+    assert reading.cards == 4
+    assert sum(reading.tally[key] for key in STACKS) == 2

@@ -1,0 +1,439 @@
+"""From detections to a tally: duplicates merged, nigiri-on-wasabi stacks found, warnings.
+
+The detector boxes the VISIBLE part of each card (vision.labels). Two things follow from
+card-spec.md and drive everything here:
+
+- A nigiri played on a wasabi lies on it shifted down (or sideways) by 15-35 % of a card,
+  so the wasabi shows as a strip (its banner) directly above or beside the nigiri; thin
+  slivers along the other sides, where the nigiri sits a little askew, can stretch the
+  wasabi's box up to a whole card. A plain nigiri is never laid over a wasabi, so that
+  geometry is a stack whatever the wasabi's box looks like further down.
+- In overlapped columns every covered card shows its top strip above the next card; a
+  nigiri strip above a nigiri, or a wasabi strip above a wasabi, is therefore no stack.
+  Only a wasabi sticking out from under a nigiri is.
+
+All tolerances are fractions of a card measured where the pair lies (the nigiri's box
+across the shift, the photo's card aspect along it), so they hold under perspective and
+for cards turned up to about 15 degrees.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final, NamedTuple
+
+import numpy as np
+
+from scoring.cards import DECK, HAND_SIZE, NIGIRI, STACKS, TALLY_KEYS
+from vision.detections import Detections
+from vision.labels import STACK_LABELS
+
+WASABI: Final[str] = "wasabi"
+
+# Duplicate suppression: two boxes are one card when they overlap this much ...
+SAME_CARD_IOU: Final[float] = 0.6
+# ... and every edge of one lies within this share of the card's size of the other's.
+# IoU alone cannot tell: slivers along the sides stretch a covered card's box to nearly
+# a whole card, so boxes of different cards in a column (tops 20-40 % apart) or a stack
+# (15-35 %) reach IoUs of 0.75, and nested strips share their centres. Two boxes around
+# one card agree on all four edges.
+SAME_CARD_EDGE: Final[float] = 0.1
+# A stack-label box (set by a reviewer) absorbs nigiri/wasabi boxes mostly inside it.
+ABSORBED_INSIDE: Final[float] = 0.6
+
+# Stack geometry, in card lengths along the shift and card widths across it.
+# The wasabi's box sticks out this far beyond the nigiri's. card-spec says 15-35 %; a
+# card turned 15 degrees and laid a little askew on its wasabi shows as little as 9 %.
+SHIFT_RANGE: Final[tuple[float, float]] = (0.05, 0.50)
+SHIFT_EXPECTED: Final[tuple[float, float]] = (0.15, 0.35)  # no penalty inside
+# Across the shift the wasabi's box lies within the nigiri's span: it may stick out by
+# this much on either side (a stack laid askew, or turned: the wasabi then sits off along
+# the turned axis), and by less than it sticks out along the shift ...
+MAX_OVERHANG: Final[float] = 0.20
+# ... and covers at least this share of it (a turned wasabi's strip is narrower than the
+# turned nigiri's box; a strip of a card in the next column covers none).
+MIN_COVERAGE: Final[float] = 0.6
+MAX_GAP: Final[float] = 0.12  # the wasabi's box may stop this short of the nigiri
+# A wasabi's visible box is at most a card long (with room for perspective: `along` comes
+# from the photo's typical card aspect, not this card's).
+MAX_LENGTH: Final[float] = 1.35
+# How far a sideways-shifted nigiri's box may rise above its wasabi's: a stack turned by
+# 15 degrees (plus a 3-degree twist) rises by up to 0.19 of the box's height.
+MAX_SIDEWAYS_RISE: Final[float] = 0.22
+SIDEWAYS_PENALTY: Final[float] = 0.05  # card-spec: "down (or sideways)"; down first
+# Exact assignment on components up to this many combinations, greedy beyond.
+MAX_EXACT_COMBINATIONS: Final[int] = 20_000
+
+DEFAULT_CARD_ASPECT: Final[float] = 88 / 63  # height / width of a card seen from above
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What one photo's detections say about a player's collection.
+
+    tally: the 15 contract keys (TALLY_KEYS), non-negative counts.
+    detections: the boxes kept after confidence filtering and duplicate suppression.
+    stacks: (wasabi index, nigiri index) into `detections`, one per stack found.
+    warnings: sentences a reviewer can act on.
+    cards: the number of cards, each stack counting 2.
+    """
+
+    tally: dict[str, int]
+    detections: Detections
+    stacks: list[tuple[int, int]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    cards: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """The body of POST /api/v1/detect (design.md)."""
+        return {
+            "tally": {key: int(self.tally.get(key, 0)) for key in TALLY_KEYS},
+            "cards": int(self.cards),
+            "detections": self.detections.to_records(),
+            "warnings": list(self.warnings),
+        }
+
+
+def read_tally(
+    detections: Detections,
+    *,
+    players: int | None = None,
+    min_confidence: float = 0.25,
+    low_confidence: float = 0.5,
+) -> Reading:
+    """Turn one photo's detections into a tally, finding stacks from box geometry."""
+    if players is not None and players not in HAND_SIZE:
+        raise ValueError(f"players must be one of {sorted(HAND_SIZE)}, got {players}")
+    confident = detections[detections.confidence >= min_confidence]
+    kept = confident[suppress_duplicates(confident)]
+    pairs = find_stacks(kept)
+    # A wasabi matched to a reviewer's stack box is part of that box, not a card of its own.
+    absorbed = {w for w, n in pairs if kept.labels[n] in STACK_LABELS}
+    keep = np.array([i for i in range(len(kept)) if i not in absorbed], dtype=np.int64)
+    new_index = {old: new for new, old in enumerate(keep.tolist())}
+    final = kept[keep]
+    stacks = sorted((new_index[w], new_index[n]) for w, n in pairs if w not in absorbed)
+    tally = count_tally(final.labels, stacks)
+    cards = sum(tally.values()) + sum(tally[key] for key in STACKS)
+    warnings = [
+        *_hand_size_warning(cards, players),
+        *_low_confidence_warning(final, low_confidence),
+        *_deck_warnings(tally),
+    ]
+    return Reading(tally=tally, detections=final, stacks=stacks, warnings=warnings, cards=cards)
+
+
+def count_tally(labels: Sequence[str], stacks: Iterable[tuple[int, int]]) -> dict[str, int]:
+    """Counts per tally key; each (wasabi, nigiri) pair becomes one `<nigiri>_on_wasabi`."""
+    counts: Counter[str] = Counter()
+    in_stack: set[int] = set()
+    for wasabi, nigiri in stacks:
+        counts[f"{labels[nigiri]}_on_wasabi"] += 1
+        in_stack.update((wasabi, nigiri))
+    counts.update(label for i, label in enumerate(labels) if i not in in_stack)
+    return {key: counts[key] for key in TALLY_KEYS}
+
+
+# --- duplicates -------------------------------------------------------------------------
+
+
+def suppress_duplicates(detections: Detections) -> np.ndarray:
+    """Indices (ascending) of the boxes to keep, one per card.
+
+    Stack-label boxes go first (a reviewer drew them, or they describe more than a
+    single-card box does), then by confidence; a box is dropped when a kept box is the
+    same card or is a stack box it lies inside.
+    """
+    labels = detections.labels
+    order = sorted(
+        range(len(detections)),
+        key=lambda i: (labels[i] not in STACK_LABELS, -float(detections.confidence[i])),
+    )
+    kept: list[int] = []
+    for i in order:
+        box, label = detections.xyxy[i], labels[i]
+        if not any(
+            _absorbs(detections.xyxy[k], labels[k], box, label)
+            or same_card(detections.xyxy[k], box)
+            for k in kept
+        ):
+            kept.append(i)
+    return np.array(sorted(kept), dtype=np.int64)
+
+
+def same_card(box_a: np.ndarray, box_b: np.ndarray) -> bool:
+    """Whether two boxes (whatever their labels) are one card seen twice."""
+    overlap = _intersection(box_a, box_b)
+    if overlap <= 0:
+        return False
+    iou = overlap / (_area(box_a) + _area(box_b) - overlap)
+    return iou >= SAME_CARD_IOU and _edge_offset(box_a, box_b) < SAME_CARD_EDGE
+
+
+def _absorbs(stack_box: np.ndarray, stack_label: str, box: np.ndarray, label: str) -> bool:
+    if stack_label not in STACK_LABELS or label not in (*NIGIRI, WASABI):
+        return False
+    return _intersection(stack_box, box) >= ABSORBED_INSIDE * max(_area(box), 1e-9)
+
+
+# --- stacks -----------------------------------------------------------------------------
+
+
+class StackFit(NamedTuple):
+    """How a wasabi box and a nigiri box fit a stack: lower cost is a better fit."""
+
+    cost: float
+    frame: str  # the way the nigiri is shifted: "down", "right" or "left"
+    shift: float  # how far the wasabi sticks out, in card lengths
+
+
+def find_stacks(detections: Detections) -> list[tuple[int, int]]:
+    """(wasabi, nigiri) index pairs: each wasabi holds one nigiri, each nigiri lies on one.
+
+    Stack-label boxes take part as nigiri, so that the wasabi strip beside a box a
+    reviewer relabelled as a stack is recognised as belonging to it.
+    """
+    labels = detections.labels
+    wasabi = [i for i, label in enumerate(labels) if label == WASABI]
+    nigiri = [i for i, label in enumerate(labels) if label in NIGIRI or label in STACK_LABELS]
+    if not wasabi or not nigiri:
+        return []
+    aspect = card_aspect(detections)
+    fits = {}
+    for w, n in itertools.product(wasabi, nigiri):
+        fit = stack_fit(detections.xyxy[w], detections.xyxy[n], aspect)
+        if fit is not None:
+            fits[w, n] = fit
+    fits = _nearest_in_column(fits, detections.xyxy)
+    return sorted(assign([(fit.cost, w, n) for (w, n), fit in fits.items()]))
+
+
+def _nearest_in_column(
+    fits: dict[tuple[int, int], StackFit], boxes: np.ndarray
+) -> dict[tuple[int, int], StackFit]:
+    """Drop a nigiri that lies on another candidate nigiri of the same wasabi.
+
+    In a column (wasabi, its nigiri, more cards) every nigiri below the wasabi's strip
+    fits its geometry, and slivers or a neighbour covering the stacked nigiri can make a
+    farther one fit better. The nigiri directly on the wasabi is the nearest one; those
+    farther along, overlapping it, lie on it.
+    """
+    return {
+        (w, n): fit
+        for (w, n), fit in fits.items()
+        if not any(
+            v == w and other.shift < fit.shift and _intersection(boxes[m], boxes[n]) > 0
+            for (v, m), other in fits.items()
+        )
+    }
+
+
+def stack_cost(wasabi: np.ndarray, nigiri: np.ndarray, aspect: float) -> float | None:
+    """The cost of reading two boxes as a stack (lower is better), or None when they are not."""
+    fit = stack_fit(wasabi, nigiri, aspect)
+    return None if fit is None else fit.cost
+
+
+def stack_fit(wasabi: np.ndarray, nigiri: np.ndarray, aspect: float) -> StackFit | None:
+    """How a wasabi box and a nigiri box fit a stack, or None when they cannot be one.
+
+    Tried with the nigiri shifted down, right and left; each case is turned into the
+    "down" frame, where the wasabi sticks out above the nigiri. `aspect` is the photo's
+    card height / width (card_aspect).
+    """
+    fits = []
+    for frame, penalty in (("down", 0.0), ("right", SIDEWAYS_PENALTY), ("left", SIDEWAYS_PENALTY)):
+        w, n = _to_frame(wasabi, frame), _to_frame(nigiri, frame)
+        across = n[2] - n[0]  # the nigiri's width across the shift: the local card scale
+        along = across * (aspect if frame == "down" else 1 / aspect)
+        # Shifted sideways, a nigiri's top stays level with its wasabi's; one rising well
+        # above it is a card under the wasabi, higher in a column.
+        if frame != "down" and (wasabi[1] - nigiri[1]) / across > MAX_SIDEWAYS_RISE:
+            continue
+        fit = _down_stack_fit(w, n, across, along)
+        if fit is not None:
+            fits.append(StackFit(fit[0] + penalty, frame, fit[1]))
+    return min(fits, default=None)
+
+
+def _to_frame(box: np.ndarray, frame: str) -> np.ndarray:
+    """Box coordinates in a frame where the nigiri's shift points down (+y)."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    if frame == "right":  # wasabi sticks out on the left: transpose
+        return np.array([y1, x1, y2, x2])
+    if frame == "left":  # wasabi sticks out on the right: mirror, then transpose
+        return np.array([y1, -x2, y2, -x1])
+    return np.array([x1, y1, x2, y2])
+
+
+def _down_stack_fit(
+    w: np.ndarray, n: np.ndarray, across: float, along: float
+) -> tuple[float, float] | None:
+    """(cost, shift) of a wasabi box `w` sticking out above a nigiri box `n`, or None."""
+    if across <= 0 or along <= 0:
+        return None
+    shift = (n[1] - w[1]) / along  # how far the wasabi sticks out above the nigiri
+    if not SHIFT_RANGE[0] <= shift <= SHIFT_RANGE[1]:
+        return None
+    overhang = max(0.0, n[0] - w[0]) / across, max(0.0, w[2] - n[2]) / across
+    coverage = (min(w[2], n[2]) - max(w[0], n[0])) / across
+    if max(overhang) > min(MAX_OVERHANG, shift) or coverage < MIN_COVERAGE:
+        return None
+    reach = (w[3] - n[1]) / along  # where the wasabi's box ends, from the nigiri's top
+    if reach < -MAX_GAP or (w[3] - w[1]) / along > MAX_LENGTH:
+        return None
+    outside = max(0.0, SHIFT_EXPECTED[0] - shift, shift - SHIFT_EXPECTED[1])
+    gap = max(0.0, -reach)
+    return outside + 0.5 * sum(overhang) + 0.25 * (1.0 - coverage) + gap, shift
+
+
+def card_aspect(detections: Detections) -> float:
+    """Height / width of a whole card's box in this photo (perspective flattens it).
+
+    Taken from the boxes at least half as large as the largest card box, which are the
+    cards showing whole; strips of covered cards are smaller than that.
+    """
+    singles = np.array([label not in STACK_LABELS for label in detections.labels], dtype=bool)
+    boxes = detections.xyxy[singles]
+    if len(boxes) == 0:
+        return DEFAULT_CARD_ASPECT
+    widths, heights = boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]
+    areas = widths * heights
+    whole = (areas >= 0.5 * areas.max()) & (widths > 0)
+    if not whole.any():
+        return DEFAULT_CARD_ASPECT
+    aspect = float(np.median(heights[whole] / widths[whole]))
+    return min(max(aspect, 0.5), 2.0)
+
+
+def assign(candidates: Sequence[tuple[float, int, int]]) -> list[tuple[int, int]]:
+    """Pairs (a, b) from (cost, a, b) candidates, each a and b used once: the most pairs,
+    then the least total cost. Exact per connected group; greedy on a huge group."""
+    pairs: list[tuple[int, int]] = []
+    for group in _connected_groups(candidates):
+        options: dict[int, list[tuple[float, int]]] = {}
+        for cost, a, b in group:
+            options.setdefault(a, []).append((cost, b))
+        combinations = math.prod(len(o) + 1 for o in options.values())
+        if combinations <= MAX_EXACT_COMBINATIONS:
+            pairs += _assign_exact(options)
+        else:
+            pairs += _assign_greedy(group)
+    return pairs
+
+
+def _connected_groups(
+    candidates: Sequence[tuple[float, int, int]],
+) -> list[list[tuple[float, int, int]]]:
+    parent: dict[tuple[str, int], tuple[str, int]] = {}
+
+    def root(node: tuple[str, int]) -> tuple[str, int]:
+        while parent.setdefault(node, node) != node:
+            node = parent[node]
+        return node
+
+    for _, a, b in candidates:
+        parent[root(("a", a))] = root(("b", b))
+    groups: dict[tuple[str, int], list[tuple[float, int, int]]] = {}
+    for candidate in candidates:
+        groups.setdefault(root(("a", candidate[1])), []).append(candidate)
+    return list(groups.values())
+
+
+def _assign_exact(options: dict[int, list[tuple[float, int]]]) -> list[tuple[int, int]]:
+    keys = sorted(options)
+    best: tuple[int, float] = (0, 0.0)
+    best_pairs: list[tuple[int, int]] = []
+
+    def search(k: int, used: set[int], pairs: list[tuple[int, int]], cost: float) -> None:
+        nonlocal best, best_pairs
+        if k == len(keys):
+            if (len(pairs), -cost) > (best[0], -best[1]):
+                best, best_pairs = (len(pairs), cost), list(pairs)
+            return
+        search(k + 1, used, pairs, cost)  # this one takes no partner
+        for option_cost, b in options[keys[k]]:
+            if b not in used:
+                used.add(b)
+                pairs.append((keys[k], b))
+                search(k + 1, used, pairs, cost + option_cost)
+                pairs.pop()
+                used.discard(b)
+
+    search(0, set(), [], 0.0)
+    return best_pairs
+
+
+def _assign_greedy(candidates: Sequence[tuple[float, int, int]]) -> list[tuple[int, int]]:
+    used_a: set[int] = set()
+    used_b: set[int] = set()
+    pairs = []
+    for _, a, b in sorted(candidates):
+        if a not in used_a and b not in used_b:
+            used_a.add(a)
+            used_b.add(b)
+            pairs.append((a, b))
+    return pairs
+
+
+# --- warnings ---------------------------------------------------------------------------
+
+
+def _hand_size_warning(cards: int, players: int | None) -> list[str]:
+    if players is None or cards == HAND_SIZE[players]:
+        return []
+    return [f"{HAND_SIZE[players]} cards expected for {players} players, {cards} found"]
+
+
+def _low_confidence_warning(detections: Detections, threshold: float) -> list[str]:
+    low = [
+        label
+        for label, p in zip(detections.labels, detections.confidence, strict=True)
+        if p < threshold
+    ]
+    if not low:
+        return []
+    what = "detection" if len(low) == 1 else "detections"
+    return [f"{len(low)} {what} below {threshold:.0%} confidence: {', '.join(low)}"]
+
+
+def _deck_warnings(tally: dict[str, int]) -> list[str]:
+    """A kind seen more often than the deck holds it: a misread for sure."""
+    cards: Counter[str] = Counter()
+    for key, count in tally.items():
+        if key in STACKS:
+            cards[STACKS[key]] += count
+            cards[WASABI] += count
+        else:
+            cards[key] += count
+    return [
+        f"{cards[kind]} {kind} cards found, but the deck holds only {DECK[kind]}"
+        for kind in DECK
+        if cards[kind] > DECK[kind]
+    ]
+
+
+# --- box arithmetic ---------------------------------------------------------------------
+
+
+def _area(box: np.ndarray) -> float:
+    return float(max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1]))
+
+
+def _intersection(a: np.ndarray, b: np.ndarray) -> float:
+    width = min(a[2], b[2]) - max(a[0], b[0])
+    height = min(a[3], b[3]) - max(a[1], b[1])
+    return float(max(0.0, width) * max(0.0, height))
+
+
+def _edge_offset(a: np.ndarray, b: np.ndarray) -> float:
+    """The largest distance between matching edges, in the larger box's width or height."""
+    width = max(a[2] - a[0], b[2] - b[0], 1e-9)
+    height = max(a[3] - a[1], b[3] - b[1], 1e-9)
+    dx = max(abs(a[0] - b[0]), abs(a[2] - b[2])) / width
+    dy = max(abs(a[1] - b[1]), abs(a[3] - b[3])) / height
+    return float(max(dx, dy))
