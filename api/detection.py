@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,22 +56,27 @@ class ModelInfo:
 
 class DetectorProvider:
     """Loads the detector on first use (one load even when requests race) and limits how
-    many detections run at once. A failed load is remembered and reported, not retried
-    on every request; `reset()` forgets it."""
+    many detections run at once. A failed load is remembered and reported; it is tried
+    again after `retry_after` seconds (weights may arrive while the service runs)."""
 
-    def __init__(self, weights: Path | None, *, concurrency: int = 2) -> None:
+    def __init__(
+        self, weights: Path | None, *, concurrency: int = 2, retry_after: float = 30.0
+    ) -> None:
         self.weights = weights
+        self.retry_after = retry_after
         self._lock = threading.Lock()
         self._slots = threading.BoundedSemaphore(concurrency)
         self._detector: Detector | None = None
         self._error: str | None = None
+        self._failed_at = 0.0
 
     def get(self) -> Detector:
         """The detector, loading it if needed; DetectorUnavailable if it cannot load."""
         if self._detector is not None:
             return self._limited(self._detector)
         with self._lock:
-            if self._detector is None and self._error is None:
+            stale = time.monotonic() - self._failed_at >= self.retry_after
+            if self._detector is None and (self._error is None or stale):
                 self._load()
         if self._detector is None:
             raise DetectorUnavailable(
@@ -93,15 +99,17 @@ class DetectorProvider:
             detector = self.get()
         except DetectorUnavailable:
             path = self._weights_path()
+            details = self._describe_weights()
             return ModelInfo(
                 available=False,
                 weights=str(path) if path else None,
-                sha256=_file_sha256(path),
+                sha256=((details or {}).get("detector") or {}).get("sha256") or _file_sha256(path),
                 classes=list(DETECTOR_LABELS),
+                details=details,
                 error=self._error,
             )
         inner = getattr(detector, "__wrapped__", detector)
-        details = _describe(inner)
+        details = _describe(getattr(inner, "info", None))
         path = (details or {}).get("folder") or getattr(inner, "weights", None)
         path = path or self._weights_path()
         sha = ((details or {}).get("detector") or {}).get("sha256")
@@ -120,8 +128,19 @@ class DetectorProvider:
             from vision.detector import load_detector
 
             self._detector = load_detector(self.weights)
-        except Exception as error:  # any failure to load means "no detector", said once
+            self._error = None
+        except Exception as error:  # any failure to load means "no detector", said so
             self._error = f"{type(error).__name__}: {error}"
+            self._failed_at = time.monotonic()
+
+    def _describe_weights(self) -> dict[str, Any] | None:
+        """The weights' description read from their metadata, without loading them."""
+        try:
+            from vision.detector import model_info
+
+            return _describe(model_info(self.weights))
+        except Exception:
+            return None
 
     def _weights_path(self) -> Path | None:
         if self.weights is not None:
@@ -152,9 +171,9 @@ class DetectorProvider:
         return run
 
 
-def _describe(detector: object) -> dict[str, Any] | None:
-    """The detector's own account of its weights (vision.detector's `info.describe()`)."""
-    describe = getattr(getattr(detector, "info", None), "describe", None)
+def _describe(info: object) -> dict[str, Any] | None:
+    """The weights' own account of themselves (vision.detector's `ModelInfo.describe()`)."""
+    describe = getattr(info, "describe", None)
     if not callable(describe):
         return None
     try:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select, update
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm import Session, object_session, selectinload
 
 from api import review
 from api.detection import Detector, detect_photo
@@ -184,7 +184,7 @@ def get_collection(session: Session, game: Game, number: int, seat: int) -> Coll
     collection = session.scalars(
         select(Collection)
         .where(Collection.round_id == row.id, Collection.player_id == player.id)
-        .options(selectinload(Collection.events), selectinload(Collection.photos))
+        .options(selectinload(Collection.events))
     ).one()
     return collection
 
@@ -239,21 +239,23 @@ class CollectionView:
     collection: Collection
     state: review.ReviewState
     assessment: review.Assessment
+    photo: Photo | None  # the current one
 
     @property
     def player(self) -> Player:
         return self.collection.player
 
-    @property
-    def photo(self) -> Photo | None:
-        if self.state.photo_id is None:
-            return None
-        return next((p for p in self.collection.photos if p.id == self.state.photo_id), None)
-
 
 def view_collection(game: Game, collection: Collection) -> CollectionView:
     events = [review.Event(e.seq, e.kind, e.payload) for e in collection.events]
-    photos = {photo.id: photo.detections for photo in collection.photos}
+    # Only the latest upload counts (each one starts the review afresh): load that photo.
+    uploads = [e for e in events if e.kind == review.UPLOAD]
+    photo = None
+    if uploads:
+        session = object_session(collection)
+        assert session is not None
+        photo = session.get(Photo, int(uploads[-1].payload["photo"]))
+    photos = {} if photo is None else {photo.id: photo.detections}
     state = review.replay(events, photos)
     row = collection.round
     assessment = review.assess(
@@ -263,7 +265,7 @@ def view_collection(game: Game, collection: Collection) -> CollectionView:
         round=row.number,
         name=collection.player.name,
     )
-    return CollectionView(game, row, collection, state, assessment)
+    return CollectionView(game, row, collection, state, assessment, photo)
 
 
 def _append(
@@ -528,7 +530,7 @@ def record_round(
         for c in session.scalars(
             select(Collection)
             .where(Collection.round_id == row.id)
-            .options(selectinload(Collection.events), selectinload(Collection.photos))
+            .options(selectinload(Collection.events))
         )
     }
     views = [view_collection(game, collections[p.seat]) for p in game.players]
@@ -604,7 +606,7 @@ def round_views(session: Session, game: Game, row: Round) -> list[CollectionView
         for c in session.scalars(
             select(Collection)
             .where(Collection.round_id == row.id)
-            .options(selectinload(Collection.events), selectinload(Collection.photos))
+            .options(selectinload(Collection.events))
         )
     }
     return [view_collection(game, collections[p.id]) for p in game.players]

@@ -7,11 +7,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, File, Form, UploadFile
 
 from api.deps import DetectorDep, SettingsDep
-from api.detection import detect_photo
 from api.schemas import DetectResponse
 from api.uploads import PHOTO_ERRORS, read_upload
 from vision.photo import load_photo
-from vision.reading import read_tally
+from vision.pipeline import read_photo
 
 router = APIRouter(tags=["detect"])
 
@@ -31,5 +30,5 @@ def detect(
     """
     data = read_upload(image, settings.max_upload_bytes)
     photo = load_photo(data, max_bytes=settings.max_upload_bytes, max_pixels=settings.max_pixels)
-    reading = read_tally(detect_photo(detector, photo), players=players)
+    reading = read_photo(photo, detector, players=players)
     return DetectResponse.model_validate(reading.to_json())

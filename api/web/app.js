@@ -1394,12 +1394,12 @@ function photoSvg(c, editable) {
       const node = s(
         "g",
         {
-          class: `box ${box.source}${box.detected_label ? " relabeled" : ""}`,
+          class: `box ${box.source}${box.detected_label ? " relabeled" : ""}${box.counted === false ? " uncounted" : ""}`,
           "data-box-id": box.id,
           "data-label": box.label,
           tabindex: editable ? 0 : null,
           role: editable ? "button" : null,
-          "aria-label": `${categoryName(box.label)}${editable ? ": change or delete" : ""}`,
+          "aria-label": `${categoryName(box.label)}${box.counted === false ? " (not counted)" : ""}${editable ? ": change or delete" : ""}`,
         },
         s("rect", {
           x: x1,
@@ -1467,6 +1467,7 @@ function boxList(c, editable) {
             h("span", { class: "dot", style: `background:${BY_KEY[box.label]?.colour || "#999"}` }),
             categoryName(box.label),
             box.source === "reviewer" ? " (added)" : ` ${Math.round(box.confidence * 100)} %`,
+            box.counted === false ? " · not counted" : "",
           ),
         ),
       ),
@@ -1500,9 +1501,13 @@ function openBoxSheet(box) {
     : box.source === "reviewer"
       ? "Added by hand."
       : `Found by the detector (${Math.round(box.confidence * 100)} % sure).`;
+  const counted =
+    box.counted === false
+      ? " It is not counted: too unsure, a second box on the same card, or the wasabi under a nigiri."
+      : "";
   openSheet(
     h("h2", { "data-testid": "box-sheet-title" }, `This card: ${categoryName(box.label)}`),
-    h("p", { class: "hint" }, said, " Tap what it really is:"),
+    h("p", { class: "hint" }, said, counted, " Tap what it really is:"),
     labelGrid(box.label, (label) => {
       closeSheet();
       if (label !== box.label) correct({ action: "relabel", detection: box.id, label });
