@@ -248,6 +248,7 @@ def test_a_whole_game_on_a_phone(server: Server, browser: Any, photos: list[list
             if (number, seat) == (1, 1):
                 correct_a_photo(page, before)
                 screenshot(page, "review.png")
+                fits_a_phone_and_a_desktop(page)
             if (number, seat) == (2, 1):
                 survive_a_lost_connection(context, page)
             confirmed.append(counts(page))
@@ -266,6 +267,7 @@ def test_a_whole_game_on_a_phone(server: Server, browser: Any, photos: list[list
     page.get_by_test_id("winner").wait_for()
     check_standings(page, tallies)
     screenshot(page, "standings.png")
+    fits_a_phone_and_a_desktop(page)
 
     # Fix round 1 by tapping it: re-open, one more egg for Ben, record it again.
     page.get_by_test_id("round-tab-1").click()
@@ -287,6 +289,27 @@ def test_a_whole_game_on_a_phone(server: Server, browser: Any, photos: list[list
     follow_on_another_phone(browser, edit_link, view_link, tallies)
     assert not errors, errors
     context.close()
+
+
+SMALL_TARGETS = """() => [...document.querySelectorAll(".button, .step, .tab")]
+  .filter((el) => el.offsetParent !== null)
+  .map((el) => [el.textContent.trim(), el.getBoundingClientRect().height])
+  .filter(([, height]) => height < 44)"""
+
+
+def fits_a_phone_and_a_desktop(page: Any) -> None:
+    """At 375 px nothing runs off the side and every button is a finger's size; on a
+    desktop the review puts the counters beside the photo."""
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.evaluate(SMALL_TARGETS) == []
+    page.set_viewport_size({"width": 1280, "height": 900})
+    if page.get_by_test_id("photo").count():
+        photo = page.get_by_test_id("photo").bounding_box()
+        tally = page.get_by_test_id("counters").bounding_box()
+        assert tally["x"] >= photo["x"] + photo["width"] - 1, (photo, tally)
+        assert tally["y"] < photo["y"] + photo["height"]
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 1280
+    page.set_viewport_size(PHONE)
 
 
 def correct_a_photo(page: Any, start: dict[str, int]) -> None:
