@@ -1,0 +1,128 @@
+"""Drawing a reading on its photo, and encoding the result."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.annotate import COLOURS, annotate, encode_jpeg
+from vision.detections import Detections
+from vision.labels import LABELS, label_id
+from vision.reading import read_tally
+
+
+def detections(*rows: tuple[str, list[float], float]) -> Detections:
+    return Detections(
+        np.array([box for _, box, _ in rows], np.float32),
+        np.array([p for _, _, p in rows], np.float32),
+        np.array([label_id(label) for label, _, _ in rows]),
+    )
+
+
+def photo(height: int = 900, width: int = 1200) -> np.ndarray:
+    return np.full((height, width, 3), 120, np.uint8)
+
+
+# A wasabi strip above a salmon (a stack), and a tempura, well clear of the tally panel.
+STACK_AND_TEMPURA = detections(
+    ("wasabi", [500, 300, 689, 370], 0.9),
+    ("salmon", [500, 366, 689, 630], 0.8),
+    ("tempura", [800, 366, 989, 630], 0.42),
+)
+
+
+def changed(before: np.ndarray, after: np.ndarray) -> np.ndarray:
+    return np.any(before != after, axis=2)
+
+
+def test_boxes_labels_and_panel_are_drawn() -> None:
+    image = photo()
+    original = image.copy()
+    reading = read_tally(STACK_AND_TEMPURA, players=2)
+    assert reading.tally["salmon_on_wasabi"] == 1 and reading.warnings
+    drawn = annotate(image, reading)
+    assert drawn.shape == image.shape and drawn.dtype == np.uint8
+    np.testing.assert_array_equal(image, original)  # the input is left alone
+    diff = changed(image, drawn)
+    for x1, y1, x2, y2 in STACK_AND_TEMPURA.xyxy.astype(int):
+        assert diff[y1 + 5 : y2 - 5, x1].any() and diff[y1 + 5 : y2 - 5, x2].any()  # sides
+        assert diff[max(0, y1 - 30) : y1, x1:x2].any()  # the label tag above
+    assert not diff[450:550, 850:950].any()  # the tempura itself stays visible
+    assert diff[:30, :150].any()  # the tally panel, top left
+
+
+def test_the_stack_link_is_drawn_between_centres() -> None:
+    reading = read_tally(STACK_AND_TEMPURA)
+    drawn = annotate(photo(), reading)
+    link = np.all(drawn == (255, 0, 255), axis=2)
+    # Along the line from the wasabi's centre (594, 335) to the salmon's (594, 498).
+    assert link[370:490, 590:599].any(axis=1).all()
+
+
+def test_each_kind_has_its_own_colour() -> None:
+    assert len(COLOURS) == len(LABELS)
+    assert len(set(COLOURS)) == len(LABELS)
+
+
+def test_box_colour_follows_the_label() -> None:
+    reading = read_tally(detections(("dumpling", [400, 300, 600, 600], 0.9)))
+    drawn = annotate(photo(), reading)
+    colour = COLOURS[label_id("dumpling")]
+    assert np.all(drawn[450, 399:402] == colour, axis=1).any()
+
+
+def test_empty_reading_draws_only_the_panel() -> None:
+    image = photo()
+    drawn = annotate(image, read_tally(Detections.empty()))
+    assert drawn.shape == image.shape
+    diff = changed(image, drawn)
+    assert diff[:40, :200].any()
+    assert not diff[300:, 300:].any()
+
+
+@pytest.mark.parametrize(("height", "width"), [(48, 64), (3024, 4032), (4032, 3024)])
+def test_any_image_size(height: int, width: int) -> None:
+    scale = width / 1200
+    reading = read_tally(STACK_AND_TEMPURA.scaled(scale), players=4)
+    drawn = annotate(photo(height, width), reading)
+    assert drawn.shape == (height, width, 3)
+
+
+def test_lines_and_text_grow_with_the_image() -> None:
+    """The panel covers about the same share of a big photo as of a small one."""
+    reading = read_tally(STACK_AND_TEMPURA)
+    shares = []
+    for width in (800, 4000):
+        image = photo(width * 3 // 4, width)
+        drawn = annotate(image, read_tally(STACK_AND_TEMPURA.scaled(width / 1200)))
+        rows = np.nonzero(changed(image, drawn)[:, : width // 10].any(axis=1))[0]
+        shares.append(rows.max() / width)
+    assert reading.cards == 3
+    assert shares[1] == pytest.approx(shares[0], rel=0.35)
+
+
+def test_boxes_partly_outside_the_image() -> None:
+    reading = read_tally(detections(("pudding", [-50, -40, 300, 400], 0.7)))
+    drawn = annotate(photo(200, 250), reading)
+    assert drawn.shape == (200, 250, 3)
+
+
+def test_grayscale_image_is_drawn_in_colour() -> None:
+    drawn = annotate(np.full((300, 400), 100, np.uint8), read_tally(STACK_AND_TEMPURA.scaled(0.3)))
+    assert drawn.shape == (300, 400, 3)
+
+
+def test_encode_jpeg_round_trip() -> None:
+    drawn = annotate(photo(), read_tally(STACK_AND_TEMPURA))
+    data = encode_jpeg(drawn)
+    assert data[:3] == b"\xff\xd8\xff"
+    decoded = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    assert decoded.shape == drawn.shape
+    assert np.abs(decoded.astype(int) - drawn).mean() < 3
+    assert len(encode_jpeg(drawn, quality=30)) < len(encode_jpeg(drawn, quality=95))
+
+
+def test_encode_jpeg_refuses_a_bad_quality() -> None:
+    with pytest.raises(ValueError, match="quality"):
+        encode_jpeg(photo(), quality=0)

@@ -1,0 +1,185 @@
+"""The reviewer's picture: boxes, labels, stacks and the tally drawn on the photo.
+
+Drawn with OpenCV's built-in Hershey fonts (no font files exist on the machines this runs
+on), with line widths and text sized from the image so that a 12 MP photo and a
+thumbnail read alike.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import cv2
+import numpy as np
+
+from vision.labels import LABELS
+from vision.reading import Reading
+
+# One colour (BGR) per label, in LABELS order: kinds of one family (maki, nigiri and
+# their stacks) share a hue family but stay told apart by brightness.
+_PALETTE: Final[dict[str, tuple[int, int, int]]] = {
+    "tempura": (191, 95, 139),
+    "sashimi": (60, 186, 125),
+    "dumpling": (208, 127, 79),
+    "maki_1": (80, 80, 255),
+    "maki_2": (40, 40, 200),
+    "maki_3": (0, 0, 140),
+    "egg": (66, 197, 244),
+    "salmon": (40, 120, 255),
+    "squid": (200, 200, 255),
+    "egg_on_wasabi": (0, 230, 200),
+    "salmon_on_wasabi": (0, 170, 120),
+    "squid_on_wasabi": (120, 255, 170),
+    "wasabi": (40, 160, 40),
+    "chopsticks": (208, 198, 92),
+    "pudding": (193, 154, 244),
+}
+COLOURS: Final[tuple[tuple[int, int, int], ...]] = tuple(_PALETTE[label] for label in LABELS)
+STACK_LINK: Final[tuple[int, int, int]] = (255, 0, 255)
+PANEL_TEXT: Final[tuple[int, int, int]] = (255, 255, 255)
+WARNING_TEXT: Final[tuple[int, int, int]] = (80, 200, 255)
+FONT: Final[int] = cv2.FONT_HERSHEY_SIMPLEX
+
+
+def annotate(image: np.ndarray, reading: Reading) -> np.ndarray:
+    """A copy of `image` (BGR; boxes in its pixels) with the reading drawn on it."""
+    canvas = _as_bgr(image).copy()
+    style = _Style.for_image(canvas)
+    detections = reading.detections
+    rows = list(zip(detections.xyxy, detections.class_id, detections.confidence, strict=True))
+    # Frames, then stack links, then label tags: no line crosses a label.
+    for box, class_id, _ in rows:
+        _draw_frame(canvas, style, box, int(class_id))
+    for wasabi, nigiri in reading.stacks:
+        _draw_link(canvas, style, detections.xyxy[wasabi], detections.xyxy[nigiri])
+    for box, class_id, confidence in rows:
+        _draw_tag(canvas, style, box, int(class_id), float(confidence))
+    _draw_panel(canvas, style, reading)
+    return canvas
+
+
+def encode_jpeg(image: np.ndarray, quality: int = 85) -> bytes:
+    """JPEG bytes of a BGR image."""
+    if not 1 <= quality <= 100:
+        raise ValueError(f"quality must lie in [1, 100], got {quality}")
+    ok, buffer = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
+    if not ok:
+        raise ValueError(f"cannot encode an image of shape {image.shape} as JPEG")
+    return buffer.tobytes()
+
+
+class _Style:
+    """Line widths and text sizes for one image, from its long side."""
+
+    def __init__(self, long_side: int) -> None:
+        unit = max(long_side, 200) / 1000  # 1 at a megapixel-ish photo
+        self.line = max(1, round(2.5 * unit))
+        self.text_scale = 0.55 * unit
+        self.text_weight = max(1, round(1.5 * unit))
+        self.pad = max(2, round(4 * unit))
+
+    @classmethod
+    def for_image(cls, image: np.ndarray) -> _Style:
+        return cls(max(image.shape[:2]))
+
+    def text_size(self, text: str, scale: float = 1.0) -> tuple[int, int, int]:
+        """(width, height above the baseline, depth below it) of `text`."""
+        (width, height), baseline = cv2.getTextSize(
+            text, FONT, self.text_scale * scale, self.text_weight
+        )
+        return width, height, baseline
+
+
+def _as_bgr(image: np.ndarray) -> np.ndarray:
+    if image.dtype != np.uint8:
+        raise ValueError(f"image must be uint8, got {image.dtype}")
+    if image.ndim == 2:
+        return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if image.ndim == 3 and image.shape[2] == 3:
+        return image
+    raise ValueError(f"image must be (H, W) or (H, W, 3), got {image.shape}")
+
+
+def _draw_frame(canvas: np.ndarray, style: _Style, box: np.ndarray, class_id: int) -> None:
+    x1, y1, x2, y2 = (round(float(v)) for v in box)
+    cv2.rectangle(canvas, (x1, y1), (x2, y2), COLOURS[class_id], style.line, cv2.LINE_AA)
+
+
+def _draw_tag(
+    canvas: np.ndarray, style: _Style, box: np.ndarray, class_id: int, confidence: float
+) -> None:
+    """The label and confidence on a tag in the box's colour, on its top edge."""
+    colour = COLOURS[class_id]
+    x1, y1 = round(float(box[0])), round(float(box[1]))
+    text = f"{LABELS[class_id]} {confidence:.0%}"
+    width, height, depth = style.text_size(text)
+    tag_h = height + depth + 2 * style.pad
+    # The tag sits on the box's top edge, outside the box when there is room above it.
+    top = y1 - tag_h if y1 - tag_h >= 0 else y1
+    left = min(max(x1, 0), max(canvas.shape[1] - width - 2 * style.pad, 0))
+    cv2.rectangle(
+        canvas, (left, top), (left + width + 2 * style.pad, top + tag_h), colour, cv2.FILLED
+    )
+    cv2.putText(
+        canvas,
+        text,
+        (left + style.pad, top + style.pad + height),
+        FONT,
+        style.text_scale,
+        _ink_on(colour),
+        style.text_weight,
+        cv2.LINE_AA,
+    )
+
+
+def _draw_link(canvas: np.ndarray, style: _Style, wasabi: np.ndarray, nigiri: np.ndarray) -> None:
+    """A stack: a line from the wasabi's centre to its nigiri's, with dots at both ends."""
+    a = (round(float(wasabi[0] + wasabi[2]) / 2), round(float(wasabi[1] + wasabi[3]) / 2))
+    b = (round(float(nigiri[0] + nigiri[2]) / 2), round(float(nigiri[1] + nigiri[3]) / 2))
+    cv2.line(canvas, a, b, STACK_LINK, style.line + 1, cv2.LINE_AA)
+    for point in (a, b):
+        cv2.circle(canvas, point, 2 * style.line + 2, STACK_LINK, cv2.FILLED, cv2.LINE_AA)
+
+
+def _draw_panel(canvas: np.ndarray, style: _Style, reading: Reading) -> None:
+    """The tally's non-zero counts and the card count, then warnings, top left on a
+    darkened panel so that they read over any photo."""
+    lines = [(f"{reading.cards} cards", PANEL_TEXT)]
+    lines += [(f"{key}: {count}", PANEL_TEXT) for key, count in reading.tally.items() if count]
+    lines += [(f"! {warning}", WARNING_TEXT) for warning in reading.warnings]
+    max_width = canvas.shape[1] - 4 * style.pad
+    texts = [(_fit(text, style, max_width), colour) for text, colour in lines]
+    sizes = [style.text_size(text) for text, _ in texts]
+    ascent, descent = max(h for _, h, _ in sizes), max(d for _, _, d in sizes)
+    line_h = ascent + descent + style.pad
+    width = min(max(w for w, _, _ in sizes) + 2 * style.pad, canvas.shape[1])
+    height = min(line_h * len(texts) + style.pad, canvas.shape[0])
+    region = canvas[:height, :width]
+    region[:] = (region.astype(np.float32) * 0.35).astype(np.uint8)
+    for k, (text, colour) in enumerate(texts):
+        cv2.putText(
+            canvas,
+            text,
+            (style.pad, style.pad + k * line_h + ascent),
+            FONT,
+            style.text_scale,
+            colour,
+            style.text_weight,
+            cv2.LINE_AA,
+        )
+
+
+def _fit(text: str, style: _Style, max_width: int) -> str:
+    """`text`, shortened with an ellipsis if it is wider than `max_width` pixels."""
+    if style.text_size(text)[0] <= max_width:
+        return text
+    while len(text) > 1 and style.text_size(text + "...")[0] > max_width:
+        text = text[:-1]
+    return text + "..."
+
+
+def _ink_on(colour: tuple[int, int, int]) -> tuple[int, int, int]:
+    """Black or white text, whichever reads better on `colour` (BGR)."""
+    blue, green, red = colour
+    luma = 0.114 * blue + 0.587 * green + 0.299 * red
+    return (0, 0, 0) if luma > 140 else (255, 255, 255)
