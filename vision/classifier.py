@@ -176,17 +176,22 @@ def train_classifier(
     threads: int = 1,
     seed: int = 0,
     log: Any = print,
+    init: Path | None = None,
+    lr: float = 3e-3,
 ) -> tuple[Any, float]:
-    """Train the classifier; returns (network, validation accuracy)."""
+    """Train the classifier (from `init`, a saved state dict, when given); returns
+    (network, best validation accuracy)."""
     import torch
 
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
     rng = np.random.default_rng(seed)
     net = build_network()
+    if init is not None:
+        net.load_state_dict(torch.load(init, map_location="cpu", weights_only=True))
     steps = epochs * int(np.ceil(len(train.labels) / batch))
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=5e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
     best_acc, best_state = -1.0, None
     for epoch in range(epochs):
@@ -233,10 +238,13 @@ def accuracy(net: Any, data: CropSet) -> float:
 
 
 def export_onnx(net: Any, path: Path) -> Path:
+    """Write the network as ONNX for the fast path, and its state dict beside it
+    (classifier.pt) so that fine-tuning can start from it."""
     import torch
 
     net.eval()
     path.parent.mkdir(parents=True, exist_ok=True)
+    torch.save(net.state_dict(), path.with_suffix(".pt"))
     dummy = torch.zeros(1, 3, CROP, CROP)
     torch.onnx.export(
         net,

@@ -48,6 +48,21 @@ def register(subparsers: Any) -> None:
     )
     train.add_argument("--resume", action="store_true", help="continue the run in --out")
     train.add_argument(
+        "--finetune",
+        action="store_true",
+        help="start from --weights and train on --data, a corrections export, "
+        "mixed with fresh synthetic photos; report before/after on held-out photos",
+    )
+    train.add_argument(
+        "--weights", type=Path, help="weights folder to fine-tune (default: shipped)"
+    )
+    train.add_argument(
+        "--synthetic",
+        type=int,
+        default=300,
+        help="with --finetune: synthetic photos mixed in (300)",
+    )
+    train.add_argument(
         "--ship",
         type=Path,
         nargs="?",
@@ -59,7 +74,7 @@ def register(subparsers: Any) -> None:
 
     ev = subparsers.add_parser("eval", help="measure tally accuracy on generated photos")
     ev.add_argument("--data", type=Path, required=True, help="a dataset from `sushigo synth`")
-    ev.add_argument("--split", default="test")
+    ev.add_argument("--split", default="test", help="train, val, test, or all (test)")
     ev.add_argument("--limit", type=int, help="only the first N photos")
     ev.add_argument("--weights", type=Path, help="weights folder (default: the shipped one)")
     ev.add_argument("--json", type=Path, metavar="OUT.json", help="also write the figures as JSON")
@@ -97,6 +112,8 @@ def run_detect(args: argparse.Namespace) -> int:
 def run_train(args: argparse.Namespace) -> int:
     from vision.train import DetectorTraining, train_classifier_run, train_detector
 
+    if args.finetune:
+        return run_finetune(args)
     data_yaml = args.data / "data.yaml"
     if not data_yaml.is_file():
         raise FileNotFoundError(f"{data_yaml} not found: make a dataset with `sushigo synth`")
@@ -126,6 +143,39 @@ def run_train(args: argparse.Namespace) -> int:
         from vision.train import ship_models
 
         ship_models(args.ship, detector_pt=pt, classifier_onnx=onnx, imgsz=args.imgsz)
+        print(f"shipped into {args.ship}")
+    return 0
+
+
+def run_finetune(args: argparse.Namespace) -> int:
+    from vision.detector import default_weights
+    from vision.finetune import Finetuning, finetune, format_comparison
+
+    if not args.data.is_dir():
+        raise FileNotFoundError(f"no such dataset folder: {args.data}")
+    epochs = args.epochs if args.epochs != 15 else 5  # 15 is the from-scratch default
+    cfg = Finetuning(
+        data=args.data,
+        weights=args.weights or default_weights(),
+        out=args.out,
+        synthetic=args.synthetic,
+        epochs=epochs,
+        classifier_epochs=min(args.classifier_epochs, 4),
+        imgsz=args.imgsz,
+        threads=args.threads,
+    )
+    result = finetune(cfg)
+    print(format_comparison(result))
+    if args.ship:
+        from vision.train import ship_models
+
+        weights = Path(result["weights"])
+        ship_models(
+            args.ship,
+            detector_pt=weights / "detector.pt",
+            classifier_onnx=weights / "classifier.onnx",
+            imgsz=args.imgsz,
+        )
         print(f"shipped into {args.ship}")
     return 0
 

@@ -21,7 +21,7 @@ DEFAULT_DETECTOR_YAML = MODELS_DIR / "cardnet-p.yaml"
 class DetectorTraining:
     data: Path  # a data.yaml written by `sushigo synth`
     out: Path = Path("runs/detector")
-    model: Path = DEFAULT_DETECTOR_YAML
+    model: Path = DEFAULT_DETECTOR_YAML  # a YAML (from scratch) or a .pt (fine-tune)
     imgsz: int = 416
     epochs: int = 15
     batch: int = 16
@@ -100,17 +100,17 @@ def train_detector(cfg: DetectorTraining, *, resume: bool = False) -> Path:
     return best if best.exists() else Path(trainer.last)
 
 
-def ship(weights: Path, dest: Path) -> Path:
-    """Copy trained weights into the package (vision/weights/) under a stable name."""
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(weights, dest)
-    return dest
-
-
 def train_classifier_run(
-    data: Path, out: Path, *, epochs: int = 12, threads: int = 2, seed: int = 0
+    data: Path,
+    out: Path,
+    *,
+    epochs: int = 12,
+    threads: int = 2,
+    seed: int = 0,
+    init: Path | None = None,
+    lr: float = 3e-3,
 ) -> Path:
-    """Crops from a synth dataset -> trained classifier -> out/classifier.onnx."""
+    """Crops from a synth dataset -> trained classifier -> out/classifier.onnx (+ .pt)."""
     from vision.classifier import crops_from_dataset, export_onnx, train_classifier
 
     out.mkdir(parents=True, exist_ok=True)
@@ -124,7 +124,9 @@ def train_classifier_run(
     train = crops_from_dataset(data, "train", seed=seed)
     val = crops_from_dataset(data, "val", seed=seed + 1)
     log(f"classifier crops: {len(train.labels)} train, {len(val.labels)} val")
-    net, acc = train_classifier(train, val, epochs=epochs, threads=threads, seed=seed, log=log)
+    net, acc = train_classifier(
+        train, val, epochs=epochs, threads=threads, seed=seed, log=log, init=init, lr=lr
+    )
     log(f"classifier best val accuracy {acc:.4f}")
     return export_onnx(net, out / "classifier.onnx")
 
@@ -140,4 +142,7 @@ def ship_models(
         export_detector(detector_pt, folder, imgsz=imgsz)
     if classifier_onnx is not None:
         shutil.copyfile(classifier_onnx, folder / "classifier.onnx")
+        state = classifier_onnx.with_suffix(".pt")
+        if state.exists():
+            shutil.copyfile(state, folder / "classifier.pt")
     write_model_card(folder, imgsz=imgsz)

@@ -12,6 +12,7 @@ import numpy as np
 
 from datasets.synth import write_dataset
 from vision.detector import load_detector
+from vision.finetune import Finetuning, finetune
 from vision.train import DetectorTraining, ship_models, train_classifier_run, train_detector
 
 
@@ -31,5 +32,15 @@ def test_tiny_training_run_ships_a_loadable_model(tmp_path: Path) -> None:
     image = np.full((240, 320, 3), 128, np.uint8)
     detections = detector(image)
     assert len(detections) == len(detections.confidence) == len(detections.class_id)
-    # A resumed run with nothing left to do must not crash either.
     assert (tmp_path / "run" / "detector" / "weights" / "last.pt").is_file()
+
+    # Fine-tuning from those weights on "corrected photos" (here: another tiny dataset in
+    # the export layout) reports before/after figures on the held-out part.
+    exported = write_dataset(tmp_path / "export", images=6, seed=9, size=320, workers=1,
+                             progress=False)
+    result = finetune(Finetuning(data=exported, weights=tmp_path / "weights",
+                                 out=tmp_path / "ft", synthetic=4, epochs=1, classifier_epochs=1,
+                                 imgsz=160, threads=1))
+    assert result["held_out_photos"] >= 1
+    assert set(result["before"]["subsets"]["all"]) == set(result["after"]["subsets"]["all"])
+    assert (tmp_path / "ft" / "weights" / "classifier.pt").is_file()
