@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import httpx
 import numpy as np
 import pytest
 
@@ -21,6 +22,8 @@ from tests.web.conftest import Server
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 375, "height": 812}
+# Generous: CI machines are small and may be busy; a passing run takes a few seconds a step.
+TIMEOUT_MS = 60_000
 NAMES = ["Ana", "Ben"]
 ROUNDS = 3
 HAND = 10  # two players
@@ -202,7 +205,7 @@ def check_standings(page: Any, tallies: list[list[dict[str, int]]]) -> None:
 def test_a_whole_game_on_a_phone(server: Server, browser: Any, photos: list[list[bytes]]) -> None:
     context = browser.new_context(viewport=PHONE, device_scale_factor=1, has_touch=False)
     page = context.new_page()
-    page.set_default_timeout(20_000)
+    page.set_default_timeout(TIMEOUT_MS)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     # Failed requests (offline, a 422 the page handles) log too; anything else is a bug.
@@ -398,6 +401,7 @@ def follow_on_another_phone(
     phone edit, and keeps its token out of the address bar."""
     viewer = browser.new_context(viewport=PHONE)
     page = viewer.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
     page.goto(view_link)
     page.get_by_test_id("standings").wait_for()
     check_standings(page, tallies)
@@ -409,6 +413,7 @@ def follow_on_another_phone(
 
     editor = browser.new_context(viewport=PHONE)
     page = editor.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
     page.goto(edit_link)
     page.get_by_test_id("standings").wait_for()
     assert "#edit" not in page.url
@@ -416,3 +421,38 @@ def follow_on_another_phone(
     page.get_by_test_id("round-tab-2").click()
     page.get_by_test_id("reopen").wait_for()
     editor.close()
+
+
+def test_counting_by_hand_like_the_calculator(server: Server, browser: Any) -> None:
+    """Without a photo the page is the score calculator: + and - per category, the hand
+    check, confirm; later rounds wait for the earlier ones."""
+    created = httpx.post(
+        f"{server.url}/api/v1/games",
+        json={"players": ["Cy", "Di", "Ed"], "rounds": 3},
+        timeout=TIMEOUT_MS / 1000,
+    ).json()
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(f"{server.url}/?game={created['id']}#edit={created['edit_token']}")
+    page.get_by_test_id("player-1").get_by_text("Count by hand").click()
+    page.get_by_test_id("counters").wait_for()
+    assert "Nothing entered yet" in page.get_by_test_id("review-status").inner_text()
+    assert page.get_by_test_id("confirm").is_disabled()
+    for key in ("tempura", "tempura", "tempura", "egg_on_wasabi", "pudding"):
+        page.get_by_test_id(f"plus-{key}").click()
+    page.get_by_test_id("minus-tempura").click()
+    shown = counts(page)
+    assert {k: v for k, v in shown.items() if v} == {
+        "tempura": 2,
+        "egg_on_wasabi": 1,
+        "pudding": 1,
+    }
+    assert "9 cards expected, 5 found" in page.get_by_test_id("hand-check").inner_text()
+    page.get_by_test_id("confirm").click()
+    assert "Confirmed · 5 of 9 cards" in page.get_by_test_id("player-status-1").inner_text()
+    assert "(1 of 3 confirmed)" in page.get_by_test_id("record-round").inner_text()
+    page.get_by_test_id("round-tab-2").click()
+    idle(page)
+    assert "starts once round 1 is recorded" in page.get_by_test_id("round-panel").inner_text()
+    context.close()
