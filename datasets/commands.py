@@ -1,0 +1,162 @@
+"""`sushigo faces` and `sushigo synth`: card faces, real-scan import, datasets, previews.
+
+Only argparse work happens at import; numpy, OpenCV and the generator load inside the
+handlers, so that `sushigo --help` stays instant. Handlers raise ValueError / OSError for
+the user's mistakes, which api.cli prints as one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from scoring.cards import CARD_KINDS
+
+DEFAULT_PREVIEW_IMAGES = 6
+
+
+def register(subparsers: Any) -> None:
+    faces = subparsers.add_parser(
+        "faces",
+        help="write card faces (RGBA PNGs per class), or import a photo of a real card",
+        description="Write procedural card faces as DIR/<class>/NNN.png (RGBA, transparent "
+        "rounded corners, 616 px tall):  sushigo faces --out DIR [--per-class K] [--seed S]\n"
+        "Import a photo of one real card lying on a table as the next DIR/CLASS/NNN.png:  "
+        "sushigo faces import PHOTO --as CLASS --out DIR",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    # `faces` takes an optional action word, so that both `faces --out DIR` and
+    # `faces import PHOTO --as CLASS --out DIR` parse; the handler checks the combination.
+    faces.add_argument("action", nargs="?", choices=["import"], help="import a real card's photo")
+    faces.add_argument("photo", nargs="?", type=Path, help="(import) the photo of one card")
+    faces.add_argument("--out", type=Path, required=True, help="folder of DIR/<class>/*.png")
+    faces.add_argument("--per-class", type=_positive, help="faces per class to render (6)")
+    faces.add_argument("--seed", type=int, help="random seed of the rendered faces (0)")
+    faces.add_argument(
+        "--as",
+        dest="kind",
+        metavar="CLASS",
+        help=f"(import) the card's class: {', '.join(CARD_KINDS)}",
+    )
+    faces.set_defaults(handler=run_faces)
+
+    synth = subparsers.add_parser(
+        "synth",
+        help="write a synthetic YOLO dataset with ground-truth tallies, or a preview sheet",
+        description="Write a ready ultralytics dataset (data.yaml, images/, labels/, "
+        "tallies/ split 80/10/10); the same seed gives byte-identical files. With "
+        "--preview, draw a contact sheet of a few images with their labels instead.",
+    )
+    target = synth.add_mutually_exclusive_group(required=True)
+    target.add_argument("--out", type=Path, help="dataset folder to write")
+    target.add_argument("--preview", type=Path, metavar="OUT.png", help="contact sheet to write")
+    synth.add_argument(
+        "--images",
+        type=_positive,
+        help=f"images to make (required with --out; {DEFAULT_PREVIEW_IMAGES} for --preview)",
+    )
+    synth.add_argument("--seed", type=int, default=0, help="random seed (0)")
+    synth.add_argument(
+        "--size", type=_positive, default=640, help="long side of each photo, px (640)"
+    )
+    synth.add_argument(
+        "--faces", type=Path, metavar="DIR", help="also use faces from DIR/<class>/*.png"
+    )
+    synth.add_argument(
+        "--faces-only",
+        action="store_true",
+        help="use only the faces from --faces, no rendered ones",
+    )
+    synth.add_argument("--workers", type=_positive, help="processes (default: up to 2 CPU cores)")
+    synth.set_defaults(handler=run_synth)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of at least 1, got {value}")
+    return value
+
+
+def run_faces(args: argparse.Namespace) -> int:
+    if args.action == "import":
+        if args.photo is None:
+            raise ValueError(
+                "faces import needs a PHOTO: sushigo faces import PHOTO --as CLASS --out DIR"
+            )
+        if args.kind is None:
+            raise ValueError(f"faces import needs --as CLASS, one of: {', '.join(CARD_KINDS)}")
+        if args.per_class is not None or args.seed is not None:
+            raise ValueError("--per-class and --seed are for rendering faces, not for import")
+        from datasets.scans import import_scan
+
+        path = import_scan(args.photo, args.kind, args.out)
+        print(f"saved {args.kind} face {path}")
+        return 0
+    if args.photo is not None:
+        raise ValueError(
+            f"unexpected argument {str(args.photo)!r} (did you mean: faces import PHOTO?)"
+        )
+    if args.kind is not None:
+        raise ValueError(
+            "--as is for importing a photo: sushigo faces import PHOTO --as CLASS --out DIR"
+        )
+    from datasets.faces import write_faces
+
+    per_class = 6 if args.per_class is None else args.per_class
+    paths = write_faces(args.out, per_kind=per_class, seed=0 if args.seed is None else args.seed)
+    print(f"wrote {len(paths)} faces ({per_class} per class) under {args.out}")
+    return 0
+
+
+def run_synth(args: argparse.Namespace) -> int:
+    if args.faces_only and args.faces is None:
+        raise ValueError("--faces-only needs --faces DIR")
+    if args.faces is not None and not args.faces.is_dir():
+        raise FileNotFoundError(f"no such faces folder: {args.faces}")
+    if args.preview is not None:
+        return _preview(args)
+    if args.images is None:
+        raise ValueError("synth --out needs --images N")
+    from datasets.synth import write_dataset
+
+    out = write_dataset(
+        args.out,
+        images=args.images,
+        seed=args.seed,
+        size=args.size,
+        workers=args.workers,
+        faces_dir=args.faces,
+        mix_rendered=not args.faces_only,
+    )
+    print(f"wrote {args.images} images to {out} (data.yaml, images/, labels/, tallies/)")
+    return 0
+
+
+def _preview(args: argparse.Namespace) -> int:
+    from datasets.preview import write_preview
+    from datasets.synth import generate
+
+    if args.preview.suffix.lower() not in (".png", ".jpg", ".jpeg"):
+        raise ValueError(
+            f"the preview is an image: name it .png or .jpg, not {args.preview.name!r}"
+        )
+    count = DEFAULT_PREVIEW_IMAGES if args.images is None else args.images
+    scenes = (
+        scene
+        for _, scene in generate(
+            args.seed,
+            count,
+            args.size,
+            workers=args.workers,
+            faces_dir=args.faces,
+            mix_rendered=not args.faces_only,
+        )
+    )
+    write_preview(args.preview, scenes)
+    print(f"wrote a preview of {count} images to {args.preview}")
+    return 0
