@@ -1,0 +1,155 @@
+"""`sushigo faces` and `sushigo synth` end to end through the real dispatcher, on tiny sizes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from api.cli import main
+from datasets.faces import render_face
+from datasets.yolo_format import read_split
+from scoring.cards import CARD_KINDS
+from tests.datasets.test_scans import photo_of_card
+
+
+def test_faces_writes_k_faces_per_class(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["faces", "--out", str(tmp_path), "--per-class", "2", "--seed", "3"]) == 0
+    assert "wrote 24 faces" in capsys.readouterr().out
+    for kind in CARD_KINDS:
+        assert sorted(p.name for p in (tmp_path / kind).glob("*.png")) == ["000.png", "001.png"]
+
+
+def test_faces_import_saves_the_next_face(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    face = render_face("squid", np.random.default_rng(2))
+    photo = tmp_path / "squid.png"
+    cv2.imwrite(str(photo), photo_of_card(face, table="wood", turn_deg=-5, seed=4)[0])
+    out = tmp_path / "faces"
+    for name in ("000.png", "001.png"):
+        assert main(["faces", "import", str(photo), "--as", "squid", "--out", str(out)]) == 0
+        assert f"saved squid face {out / 'squid' / name}" in capsys.readouterr().out
+    assert cv2.imread(str(out / "squid" / "001.png"), cv2.IMREAD_UNCHANGED).shape == face.shape
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["faces", "import", "{photo}", "--out", "{out}"],
+            "faces import needs --as CLASS, one of: tempura",
+        ),
+        (["faces", "import", "--as", "egg", "--out", "{out}"], "faces import needs a PHOTO"),
+        (
+            ["faces", "import", "{photo}", "--as", "eel", "--out", "{out}"],
+            "unknown card class 'eel'",
+        ),
+        (["faces", "import", "{table}", "--as", "egg", "--out", "{out}"], "no card found"),
+        (["faces", "import", "{out}/none.jpg", "--as", "egg", "--out", "{out}"], "no such photo"),
+        (
+            ["faces", "import", "{photo}", "--as", "egg", "--seed", "1", "--out", "{out}"],
+            "are for rendering",
+        ),
+        (["faces", "--as", "egg", "--out", "{out}"], "--as is for importing a photo"),
+        (["synth", "--out", "{out}"], "synth --out needs --images N"),
+        (
+            ["synth", "--out", "{out}", "--images", "2", "--faces-only"],
+            "--faces-only needs --faces DIR",
+        ),
+        (
+            ["synth", "--out", "{out}", "--images", "2", "--faces", "{out}/no"],
+            "no such faces folder",
+        ),
+        (["synth", "--preview", "{out}/sheet.gif"], "name it .png or .jpg"),
+    ],
+)
+def test_user_errors_are_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    photo = tmp_path / "card.png"
+    table = tmp_path / "table.png"
+    cv2.imwrite(str(photo), np.zeros((8, 8, 3), np.uint8))
+    cv2.imwrite(str(table), np.full((300, 400, 3), 120, np.uint8))
+    filled = [a.format(photo=photo, table=table, out=tmp_path) for a in argv]
+    assert main(filled) == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert err.startswith(f"sushigo {argv[0]}: error: ") and err.count("\n") == 1
+
+
+def test_usage_errors_come_from_argparse(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["faces", "photo.jpg", "--out", "x"])  # forgot the word `import`
+    assert exit_.value.code == 2
+    assert "invalid choice: 'photo.jpg'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["synth", "--out", "a", "--preview", "b.png"])
+    assert "not allowed with argument" in capsys.readouterr().err
+
+
+def test_synth_writes_a_dataset(
+    tmp_path: Path, faces_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "set"
+    argv = [
+        "synth",
+        "--out",
+        str(out),
+        "--images",
+        "3",
+        "--seed",
+        "2",
+        "--size",
+        "320",
+        "--faces",
+        str(faces_dir),
+        "--faces-only",
+        "--workers",
+        "1",
+    ]
+    assert main(argv) == 0
+    assert "wrote 3 images" in capsys.readouterr().out
+    assert (out / "data.yaml").is_file()
+    items = read_split(out, "train") + read_split(out, "val") + read_split(out, "test")
+    assert len(items) == 3
+    for item in items:
+        image = cv2.imread(str(item.image))
+        assert max(image.shape[:2]) == 320
+        assert len(item.boxes) == item.truth["hand_size"]
+
+
+def test_synth_preview_draws_a_contact_sheet(
+    tmp_path: Path, faces_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sheet = tmp_path / "preview.png"
+    argv = [
+        "synth",
+        "--preview",
+        str(sheet),
+        "--images",
+        "3",
+        "--size",
+        "320",
+        "--faces",
+        str(faces_dir),
+        "--faces-only",
+        "--workers",
+        "1",
+    ]
+    assert main(argv) == 0
+    assert "wrote a preview of 3 images" in capsys.readouterr().out
+    image = cv2.imread(str(sheet))
+    assert image is not None
+    # Two columns of 480 px cells (ceil(sqrt(3)) = 2), two rows of cells with captions.
+    assert image.shape[1] == 2 * 480 and image.shape[0] > 2 * 480
+
+
+def test_the_synth_benchmark_runs(faces_dir: Path) -> None:
+    """A smoke run of benchmarks/bench_synth.py's timing, so its code path cannot rot."""
+    from benchmarks.bench_synth import timed_run
+
+    result = timed_run(3, 160, 1, faces_dir=faces_dir)
+    assert result["images"] == 3 and result["steady_per_s"] > 0
