@@ -6,14 +6,16 @@ and an unchanged review is drawn once.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from api.models import Photo
 from api.storage import PhotoStore
+from scoring import Tally
 from vision.annotate import annotate, encode_jpeg
 from vision.detections import Detections
 from vision.photo import load_photo
@@ -26,9 +28,12 @@ def annotated_jpeg(
     records: Sequence[dict[str, Any]],
     *,
     players: int | None = None,
+    tally: Mapping[str, int] | None = None,
 ) -> Path:
-    """The path of the JPEG of `photo` with `records` (boxes in original pixels) drawn."""
-    text = json.dumps([photo.sha256, list(records), players], sort_keys=True)
+    """The path of the JPEG of `photo` with `records` (boxes in original pixels) drawn,
+    and `tally` (the reviewed one, counts set by hand included) in its panel; without
+    `tally` the panel shows what the boxes read as."""
+    text = json.dumps([photo.sha256, list(records), players, tally], sort_keys=True)
     key = hashlib.sha256(text.encode()).hexdigest()
     path = store.annotated_path(key)
     if path.exists():
@@ -37,5 +42,9 @@ def annotated_jpeg(
     # The photo passed the limits when it was uploaded; the limits may have changed since.
     decoded = load_photo(data, max_bytes=len(data), max_pixels=photo.width * photo.height)
     boxes = Detections.from_records(records).scaled(1.0 / decoded.scale)
-    image = annotate(decoded.image, read_tally(boxes, players=players))
+    reading = read_tally(boxes, players=players)
+    if tally is not None:
+        final = Tally.from_mapping(tally)
+        reading = dataclasses.replace(reading, tally=final.to_dict(), cards=final.cards)
+    image = annotate(decoded.image, reading)
     return store.put_annotated(key, encode_jpeg(image))

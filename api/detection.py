@@ -84,6 +84,13 @@ class DetectorProvider:
             )
         return self._limited(self._detector)
 
+    @classmethod
+    def preloaded(cls, detector: Detector, *, concurrency: int = 2) -> DetectorProvider:
+        """A provider around a detector built elsewhere (a benchmark's, an embedding app's)."""
+        provider = cls(None, concurrency=concurrency)
+        provider._detector = detector
+        return provider
+
     @property
     def loaded(self) -> bool:
         return self._detector is not None

@@ -18,6 +18,7 @@ from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, object_session, selectinload
+from sqlalchemy.orm.attributes import set_committed_value
 
 from api import review
 from api.detection import Detector, detect_photo
@@ -161,7 +162,7 @@ def update_game(
         for number in range(game.rounds + 1, rounds + 1):
             _add_round(game, number)
         game.rounds = rounds
-    _advance(session, Game, game.id, version)
+    _advance(session, game, version)
     session.commit()
     return game
 
@@ -213,21 +214,26 @@ def _check_version(what: str, current: int, given: int) -> None:
         )
 
 
-def _advance(session: Session, model: Any, ident: Any, expected: int) -> None:
+def _advance(session: Session, row: Game | Round | Collection, expected: int) -> None:
     """Move a row's version from `expected` to the next, or fail if it moved already
     (the UPDATE's WHERE is what makes this safe across processes and databases)."""
+    model = type(row)
     result = session.execute(
         update(model)
-        .where(model.id == ident, model.version == expected)
+        .where(model.id == row.id, model.version == expected)
         .values(version=expected + 1)
-        .execution_options(synchronize_session="fetch")
+        .execution_options(synchronize_session=False)
     )
     if result.rowcount != 1:  # type: ignore[attr-defined]
+        session.rollback()
+        current = session.scalar(select(model.version).where(model.id == row.id))
         session.rollback()
         raise StaleVersion(
             f"version {expected} is no longer current: someone else changed it at the "
             f"same moment; read it again and repeat the change",
+            current_version=current,
         )
+    set_committed_value(row, "version", expected + 1)  # what the row now holds
 
 
 @dataclass(frozen=True)
@@ -270,7 +276,7 @@ def view_collection(game: Game, collection: Collection) -> CollectionView:
 
 def _append(
     session: Session,
-    view: CollectionView,
+    collection: Collection,
     *,
     version: int,
     kind: str,
@@ -278,37 +284,48 @@ def _append(
     author: str | None,
     before_commit: Callable[[], object] | None = None,
 ) -> None:
-    """Add the event as the collection's next one; the version check and the event go
-    in one transaction (with `before_commit`, e.g. writing the photo file, just before
-    it ends), so a stale write stores nothing."""
-    collection = view.collection
+    """Add the event as the collection's next one.
+
+    The version check, the check that the round was not recorded meanwhile and the
+    event go in one transaction (with `before_commit`, e.g. writing the photo file, just
+    before it ends), so a stale or late write stores nothing. Both checks are in the
+    UPDATEs' WHERE clauses: safe across processes, on SQLite and PostgreSQL alike.
+    """
     _check_version("collection", collection.version, version)
-    _advance(session, Collection, collection.id, version)
-    session.execute(
-        update(Round).where(Round.id == view.round.id).values(version=Round.version + 1)
+    _advance(session, collection, version)
+    moved = session.execute(
+        update(Round)
+        .where(Round.id == collection.round_id, Round.status != ROUND_RECORDED)
+        .values(version=Round.version + 1)
+        .execution_options(synchronize_session=False)
     )
-    session.add(
-        ReviewEvent(
-            collection_id=collection.id, seq=version + 1, kind=kind, payload=payload, author=author
+    if moved.rowcount != 1:  # type: ignore[attr-defined]
+        session.rollback()
+        raise Conflict(
+            f"round {collection.round.number} was recorded meanwhile; re-open it to change it",
+            reason="round_recorded",
         )
+    collection.events.append(
+        ReviewEvent(seq=version + 1, kind=kind, payload=payload, author=author)
     )
     if before_commit is not None:
         before_commit()
     session.commit()
+    set_committed_value(collection.round, "version", collection.round.version + 1)
+
+
+def writable_collection(session: Session, game: Game, number: int, seat: int) -> Collection:
+    """The collection, if its round takes entries now."""
+    collection = get_collection(session, game, number, seat)
+    require_open_round(game, collection.round)
+    return collection
 
 
 def open_collection(
     session: Session, game: Game, number: int, seat: int
 ) -> tuple[Collection, CollectionView]:
-    collection = get_collection(session, game, number, seat)
-    require_open_round(game, collection.round)
+    collection = writable_collection(session, game, number, seat)
     return collection, view_collection(game, collection)
-
-
-def _reload(session: Session, game: Game, number: int, seat: int) -> CollectionView:
-    session.expire_all()
-    game = get_game(session, game.id)
-    return view_collection(game, get_collection(session, game, number, seat))
 
 
 def correct(
@@ -377,8 +394,8 @@ def correct(
         payload = {"counts": counts}
     else:  # pragma: no cover - the request model admits no other action
         raise Unprocessable(f"unknown correction {action!r}")
-    _append(session, view, version=version, kind=action, payload=payload, author=author)
-    return _reload(session, game, number, seat)
+    _append(session, view.collection, version=version, kind=action, payload=payload, author=author)
+    return view_collection(game, view.collection)
 
 
 def undo(
@@ -391,9 +408,14 @@ def undo(
     if target is None:
         raise Conflict("there is no correction to undo")
     _append(
-        session, view, version=version, kind=review.UNDO, payload={"target": target}, author=author
+        session,
+        view.collection,
+        version=version,
+        kind=review.UNDO,
+        payload={"target": target},
+        author=author,
     )
-    return _reload(session, game, number, seat)
+    return view_collection(game, view.collection)
 
 
 def confirm(
@@ -408,13 +430,13 @@ def confirm(
         return view
     _append(
         session,
-        view,
+        view.collection,
         version=version,
         kind=review.CONFIRM,
         payload={"tally": view.assessment.tally.to_dict()},
         author=author,
     )
-    return _reload(session, game, number, seat)
+    return view_collection(game, view.collection)
 
 
 @dataclass(frozen=True)
@@ -443,8 +465,8 @@ def upload_photo(
     photo is decoded and detected (slow, and off the event loop: routes are sync); then
     the version is checked again and the photo, file and event stored together.
     """
-    _, view = open_collection(session, game, number, seat)
-    _check_version("collection", view.collection.version, version)
+    collection = writable_collection(session, game, number, seat)
+    _check_version("collection", collection.version, version)
     session.commit()  # end the transaction: nothing is held during detection
 
     photo = load_photo(data, max_bytes=limits.max_bytes, max_pixels=limits.max_pixels)
@@ -452,9 +474,7 @@ def upload_photo(
     width, height = photo.original_size
     records = detections.to_records()
 
-    game = get_game(session, game.id)
-    collection, view = open_collection(session, game, number, seat)
-    _check_version("collection", collection.version, version)
+    # The checks are repeated where they matter, in _append's UPDATEs.
     digest = sha256_hex(data)
     row = Photo(
         collection_id=collection.id,
@@ -472,14 +492,14 @@ def upload_photo(
     session.flush()
     _append(
         session,
-        view,
+        collection,
         version=version,
         kind=review.UPLOAD,
         payload={"photo": row.id, "sha256": digest},
         author=author,
         before_commit=lambda: store.put_photo(data),
     )
-    return _reload(session, game, number, seat)
+    return view_collection(game, collection)
 
 
 def get_photo(session: Session, game: Game, photo_id: int) -> Photo:
@@ -552,7 +572,7 @@ def record_round(
             problems=[problem_dict(game, p) for p in problems],
         )
     scores = score_round(tallies, validate=False)
-    _advance(session, Round, row.id, version)
+    _advance(session, row, version)
     session.execute(update(Round).where(Round.id == row.id).values(status=ROUND_RECORDED))
     session.add(
         RoundEvent(
@@ -592,7 +612,7 @@ def reopen_round(
     if row.status != ROUND_RECORDED:
         raise Conflict(f"round {number} is not recorded; there is nothing to re-open")
     _check_version("round", row.version, version)
-    _advance(session, Round, row.id, version)
+    _advance(session, row, version)
     session.execute(update(Round).where(Round.id == row.id).values(status=ROUND_REOPENED))
     session.add(RoundEvent(round_id=row.id, kind="reopen", payload={}, author=author))
     session.commit()

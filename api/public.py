@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from api import games, review
 from api.errors import Conflict
 from api.games import CollectionView
@@ -38,6 +40,7 @@ def game_url(game: Game) -> str:
 def game_public(game: Game) -> GamePublic:
     rows = game.round_rows
     current = next((r.number for r in rows if r.status == games.ROUND_OPEN), None)
+    status: Literal["playing", "fixing", "finished"]
     if any(r.status == games.ROUND_REOPENED for r in rows):
         status = "fixing"
     elif current is None:

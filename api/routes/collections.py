@@ -181,6 +181,7 @@ def annotated_draft(
     if photo is None:
         raise NotFound("this collection has no photo")
     records = [box.record() for box in view.state.boxes.values()]
+    tally = view.assessment.tally.to_dict()
     session.commit()  # drawing is slow: hold no transaction meanwhile
-    path = annotated_jpeg(store, photo, records, players=len(game.players))
+    path = annotated_jpeg(store, photo, records, players=len(game.players), tally=tally)
     return FileResponse(path, media_type="image/jpeg")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter
 
 from api.errors import Unprocessable
@@ -17,7 +19,9 @@ from scoring import GameRules, Problem, Tally, check_game, check_round, score_ga
 
 router = APIRouter(prefix="/score", tags=["score"])
 
-_PROBLEMS = {422: {"description": "a tally that could not have been dealt, named in `detail`"}}
+_PROBLEMS: dict[int | str, dict[str, Any]] = {
+    422: {"description": "a tally that could not have been dealt, named in `detail`"}
+}
 
 
 def _refuse(problems: list[Problem], names: list[str] | None = None) -> None:

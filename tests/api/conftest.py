@@ -172,7 +172,9 @@ class Table:
             f"{self.collection_url(round, seat)}/{action}", json=body, headers=self.headers
         )
 
-    def set_counts(self, round: int, seat: int, counts: dict[str, int]) -> dict[str, Any]:
+    def set_counts(
+        self, round: int, seat: int, counts: dict[str, int] | dict[str, int | None]
+    ) -> dict[str, Any]:
         response = self.correct(round, seat, action="set_counts", counts=counts)
         assert response.status_code == 200, response.text
         return response.json()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import struct
 import zlib
 from collections.abc import Callable
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -70,10 +71,10 @@ CORPUS: list[tuple[str, Callable[[], bytes], int, str]] = [
 
 
 @pytest.fixture
-def settings(tmp_path: object) -> Settings:
+def settings(tmp_path: Path) -> Settings:
     # Small limits, so that the corpus stays small.
     return Settings(
-        data_dir=tmp_path / "data",  # type: ignore[operator]
+        data_dir=tmp_path / "data",
         max_upload_bytes=2_000_000,
         max_pixels=30_000_000,
     )
@@ -126,7 +127,7 @@ def test_a_streamed_body_over_the_limit_is_413(client: TestClient, settings: Set
 
     response = client.post(
         "/api/v1/detect",
-        content=chunks(),  # type: ignore[arg-type]
+        content=chunks(),
         headers={"content-type": "multipart/form-data; boundary=abc"},
     )
     assert response.status_code == 413
@@ -144,7 +145,7 @@ def test_a_streamed_body_over_the_limit_is_413(client: TestClient, settings: Set
 def test_detect_form_errors_are_422(
     client: TestClient, files: object, data: object, named: str
 ) -> None:
-    response = client.post("/api/v1/detect", files=files, data=data)  # type: ignore[arg-type]
+    response = client.post("/api/v1/detect", files=files, data=data)
     assert response.status_code == 422, response.text
     assert named in response.text
 

@@ -3,17 +3,20 @@ events over the untouched original detections, undo, audit, confirm, versions.""
 
 from __future__ import annotations
 
+from typing import Any
+
 import cv2
 import numpy as np
 import pytest
 
+from api.settings import Settings
 from tests.api.conftest import FakeDetector, Table, boxes_for, make_photo
 
 NINE = ["tempura", "tempura", "sashimi", "sashimi", "sashimi", "maki_2", "salmon", "egg", "pudding"]
 
 
 @pytest.fixture
-def uploaded(table: Table, detector: FakeDetector) -> dict[str, object]:
+def uploaded(table: Table, detector: FakeDetector) -> dict[str, Any]:
     records = boxes_for(NINE)
     detector.register((900, 700), records)
     response = table.upload(1, 1, make_photo((900, 700), records), author="Ana's phone")
@@ -22,7 +25,7 @@ def uploaded(table: Table, detector: FakeDetector) -> dict[str, object]:
 
 
 def test_upload_makes_a_draft_from_the_detections(
-    table: Table, uploaded: dict[str, object], settings: object
+    table: Table, uploaded: dict[str, Any], settings: Settings
 ) -> None:
     draft = uploaded
     assert draft["status"] == "draft" and draft["version"] == 1
@@ -36,7 +39,7 @@ def test_upload_makes_a_draft_from_the_detections(
     assert photo["media_type"] == "image/jpeg" and photo["author"] == "Ana's phone"
     assert len(photo["detections"]) == 9
     # Stored by content hash, never under the client's name.
-    stored = list((settings.data_dir / "photos").rglob("*"))  # type: ignore[attr-defined]
+    stored = list((settings.data_dir / "photos").rglob("*"))
     assert any(p.name == photo["sha256"] for p in stored)
     assert not any("photo.jpg" in p.name for p in stored)
 
@@ -51,7 +54,7 @@ def test_a_missed_card_shows_as_a_hand_size_warning(table: Table, detector: Fake
     assert problem["seat"] == 2 and problem["player"] == "Ben" and problem["round"] == 1
 
 
-def test_corrections_of_each_kind_and_undo(table: Table, uploaded: dict[str, object]) -> None:
+def test_corrections_of_each_kind_and_undo(table: Table, uploaded: dict[str, Any]) -> None:
     relabel = table.correct(1, 1, action="relabel", detection=7, label="salmon_on_wasabi")
     assert relabel.status_code == 200, relabel.text
     draft = relabel.json()
@@ -85,7 +88,7 @@ def test_corrections_of_each_kind_and_undo(table: Table, uploaded: dict[str, obj
     assert draft["detections"][-1]["id"] == 11
 
     # The original detections are untouched.
-    photo = table.client.get(f"{table.url}/photos/{uploaded['photo']['id']}").json()  # type: ignore[index]
+    photo = table.client.get(f"{table.url}/photos/{uploaded['photo']['id']}").json()
     assert [d["label"] for d in photo["detections"]] == NINE
 
     events = table.client.get(f"{table.collection_url(1, 1)}/events").json()
@@ -111,7 +114,7 @@ def test_counts_without_a_photo_the_calculator_way(table: Table) -> None:
 
 
 def test_confirm_freezes_and_a_correction_unconfirms(
-    table: Table, uploaded: dict[str, object]
+    table: Table, uploaded: dict[str, Any]
 ) -> None:
     confirmed = table.confirm(1, 1)
     assert confirmed["status"] == "confirmed"
@@ -129,7 +132,7 @@ def test_confirm_needs_something_entered(table: Table) -> None:
 
 
 def test_reupload_replaces_the_draft_and_keeps_the_old_photo(
-    table: Table, uploaded: dict[str, object], detector: FakeDetector
+    table: Table, uploaded: dict[str, Any], detector: FakeDetector
 ) -> None:
     table.correct(1, 1, action="delete", detection=1)
     records = boxes_for(["dumpling"] * 5 + ["maki_3"] * 4)
@@ -140,21 +143,21 @@ def test_reupload_replaces_the_draft_and_keeps_the_old_photo(
     assert draft["tally"]["dumpling"] == 5 and draft["tally"]["tempura"] == 0
     assert len(draft["detections"]) == 9 and not draft["can_undo"]
     photos = table.client.get(f"{table.collection_url(1, 1)}/photos").json()
-    assert [p["id"] for p in photos] == [uploaded["photo"]["id"], draft["photo"]["id"]]  # type: ignore[index]
+    assert [p["id"] for p in photos] == [uploaded["photo"]["id"], draft["photo"]["id"]]
     old = table.client.get(photos[0]["image_url"])
     assert old.status_code == 200 and old.headers["content-type"] == "image/jpeg"
     assert old.content[:3] == b"\xff\xd8\xff"
 
 
-def test_annotated_images_are_jpegs(table: Table, uploaded: dict[str, object]) -> None:
-    current = table.client.get(uploaded["annotated_url"])  # type: ignore[arg-type]
+def test_annotated_images_are_jpegs(table: Table, uploaded: dict[str, Any]) -> None:
+    current = table.client.get(uploaded["annotated_url"])
     assert current.status_code == 200 and current.headers["content-type"] == "image/jpeg"
     image = cv2.imdecode(np.frombuffer(current.content, np.uint8), cv2.IMREAD_COLOR)
     assert image is not None and image.shape[0] > 0
-    original = table.client.get(uploaded["photo"]["annotated_url"])  # type: ignore[index]
+    original = table.client.get(uploaded["photo"]["annotated_url"])
     assert original.status_code == 200 and original.content[:3] == b"\xff\xd8\xff"
     table.correct(1, 1, action="delete", detection=1)
-    changed = table.client.get(uploaded["annotated_url"])  # type: ignore[arg-type]
+    changed = table.client.get(uploaded["annotated_url"])
     assert changed.status_code == 200
     assert table.client.get(f"{table.collection_url(1, 2)}/annotated.jpg").status_code == 404
 
@@ -177,7 +180,7 @@ def test_annotated_images_are_jpegs(table: Table, uploaded: dict[str, object]) -
     ],
 )
 def test_bad_corrections_are_refused_and_change_nothing(
-    table: Table, uploaded: dict[str, object], body: dict[str, object], status: int, named: str
+    table: Table, uploaded: dict[str, Any], body: dict[str, Any], status: int, named: str
 ) -> None:
     response = table.correct(1, 1, **body)
     assert response.status_code == status, response.text
@@ -185,7 +188,7 @@ def test_bad_corrections_are_refused_and_change_nothing(
     assert table.collection(1, 1)["version"] == 1
 
 
-def test_stale_version_is_409_and_loses_nothing(table: Table, uploaded: dict[str, object]) -> None:
+def test_stale_version_is_409_and_loses_nothing(table: Table, uploaded: dict[str, Any]) -> None:
     first = table.correct(1, 1, action="delete", detection=1, version=1)
     assert first.status_code == 200
     second = table.correct(1, 1, action="delete", detection=2, version=1)
@@ -200,10 +203,10 @@ def test_stale_version_is_409_and_loses_nothing(table: Table, uploaded: dict[str
     assert len(table.client.get(f"{table.collection_url(1, 1)}/photos").json()) == 1
 
 
-def test_round_view_lists_each_players_state(table: Table, uploaded: dict[str, object]) -> None:
+def test_round_view_lists_each_players_state(table: Table, uploaded: dict[str, Any]) -> None:
     table.set_counts(1, 2, {"tempura": 9})
     view = table.round(1)
     assert view["status"] == "open" and view["accepts_entries"]
     assert [c["status"] for c in view["collections"]] == ["draft", "draft", "empty"]
-    assert view["collections"][0]["photo_id"] == uploaded["photo"]["id"]  # type: ignore[index]
+    assert view["collections"][0]["photo_id"] == uploaded["photo"]["id"]
     assert view["record"] is None and view["version"] == 2

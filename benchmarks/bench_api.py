@@ -1,0 +1,311 @@
+"""The service under load, on loopback: upload-to-draft latency of a 12 MP photo against
+the bare detection of the same photo, then N clients uploading for S seconds.
+
+    python -m benchmarks.bench_api [--seconds 60] [--clients 8] [--weights DIR]
+    python -m benchmarks.bench_api --smoke          # a few seconds: CI keeps it working
+
+The server runs in its own process (uvicorn, the real app over a fresh data folder).
+The detector is the shipped one when its weights load; otherwise a stand-in that does a
+detector's kind of work (resize, convolve, a fixed set of boxes) so that the service's
+own cost can still be measured. The report says which one ran.
+
+Reported: bare detection (decode + detect + tally, in this process) and the server's
+upload-to-draft latency (p50, p95); the server's overhead over bare detection (target:
+under 20 %); throughput, errors and p95 under load; the server's memory over the run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+PLAYERS = ["Ana", "Ben", "Cy", "Dee", "Eve"]
+
+
+# --- the detector ------------------------------------------------------------------------
+
+
+class StandInDetector:
+    """Does a detector's kind of work (letterbox-sized resize, convolutions) and returns
+    a fixed set of eight card boxes in the image's pixels."""
+
+    def __call__(self, image: np.ndarray) -> Any:
+        import cv2
+
+        from vision.detections import Detections
+
+        small = cv2.resize(image, (640, 480), interpolation=cv2.INTER_LINEAR)
+        for _ in range(6):
+            small = cv2.GaussianBlur(small, (7, 7), 0)
+        height, width = image.shape[:2]
+        boxes, labels = [], []
+        for i in range(8):
+            x = (i % 4) * width / 4
+            y = (i // 4) * height / 2
+            boxes.append([x + 5, y + 5, x + width / 4 - 5, y + height / 2 - 5])
+            labels.append(i % 12)
+        return Detections(np.array(boxes), np.full(8, 0.9), np.array(labels))
+
+
+def make_detector(weights: Path | None, stand_in: bool) -> tuple[Callable[..., Any], str]:
+    if not stand_in:
+        try:
+            from vision.detector import load_detector
+
+            return load_detector(weights), "shipped weights"
+        except Exception as error:
+            print(f"(the detector does not load: {error}; using the stand-in)", file=sys.stderr)
+    return StandInDetector(), "stand-in"
+
+
+def make_photo(size: int, *, card_scene: bool = True) -> bytes:
+    """A phone-sized JPEG: a synthesized card scene where datasets can make one."""
+    try:
+        if not card_scene:
+            raise LookupError("a plain photo was asked for")
+        from datasets.faces import FacePool
+        from datasets.scene import make_scene
+
+        scene = make_scene(np.random.default_rng(4032), FacePool.rendered(7, per_kind=2), size=size)
+        return bytes(scene.jpeg)
+    except Exception:
+        from benchmarks.bench_decode import synthesize_jpeg
+
+        return synthesize_jpeg(size, size * 3 // 4)
+
+
+# --- the server process ------------------------------------------------------------------
+
+
+def serve(args: argparse.Namespace) -> None:
+    import uvicorn
+
+    from api.detection import DetectorProvider
+    from api.main import create_app
+    from api.settings import Settings
+
+    settings = Settings(data_dir=args.data_dir, max_upload_bytes=40_000_000)
+    app = create_app(settings)
+    detector, _ = make_detector(args.weights, args.stand_in)
+    app.state.detectors = DetectorProvider.preloaded(
+        detector, concurrency=settings.detect_concurrency
+    )
+    uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start_server(data_dir: Path, weights: Path | None, stand_in: bool) -> tuple[Any, str]:
+    import httpx
+
+    port = free_port()
+    command = [sys.executable, "-m", "benchmarks.bench_api", "--serve", "--port", str(port)]
+    command += ["--data-dir", str(data_dir)]
+    if weights:
+        command += ["--weights", str(weights)]
+    if stand_in:
+        command += ["--stand-in"]
+    process = subprocess.Popen(command, cwd=ROOT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server exited with {process.returncode}")
+        try:
+            if httpx.get(f"{base}/openapi.json", timeout=1).status_code == 200:
+                return process, base
+        except httpx.TransportError:
+            time.sleep(0.2)
+    process.kill()
+    raise RuntimeError("the server did not start")
+
+
+# --- clients -------------------------------------------------------------------------------
+
+
+class Uploader:
+    """One client: its own game, uploading to each player's collection in turn."""
+
+    def __init__(self, base: str, photo: bytes) -> None:
+        import httpx
+
+        self.client = httpx.Client(base_url=base, timeout=120)
+        self.photo = photo
+        game = self.client.post("/api/v1/games", json={"players": PLAYERS}).json()
+        self.url = f"/api/v1/games/{game['id']}/rounds/1/players"
+        self.headers = {"X-Edit-Token": game["edit_token"]}
+        self.versions = dict.fromkeys(range(1, len(PLAYERS) + 1), 0)
+        self.turn = 0
+
+    def upload(self) -> tuple[float, int]:
+        seat = self.turn % len(PLAYERS) + 1
+        self.turn += 1
+        start = time.perf_counter()
+        response = self.client.post(
+            f"{self.url}/{seat}/photos",
+            files={"image": ("photo.jpg", self.photo, "image/jpeg")},
+            data={"version": str(self.versions[seat])},
+            headers=self.headers,
+        )
+        elapsed = time.perf_counter() - start
+        if response.status_code == 201:
+            self.versions[seat] = response.json()["version"]
+        return elapsed, response.status_code
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
+
+
+def summary_ms(seconds: list[float]) -> dict[str, float]:
+    ms = [s * 1000 for s in seconds]
+    return {
+        "p50_ms": round(statistics.median(ms), 1) if ms else 0.0,
+        "p95_ms": round(percentile(ms, 0.95), 1),
+        "n": len(ms),
+    }
+
+
+def bare_detection(photo: bytes, detector: Callable[..., Any], runs: int) -> list[float]:
+    from vision.photo import load_photo
+    from vision.pipeline import read_photo
+
+    def once() -> None:
+        read_photo(load_photo(photo, max_bytes=40_000_000), detector)
+
+    once()  # warm-up
+    timings = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        once()
+        timings.append(time.perf_counter() - start)
+    return timings
+
+
+def load_run(base: str, photo: bytes, clients: int, seconds: float, pid: int) -> dict[str, Any]:
+    import psutil
+
+    uploaders = [Uploader(base, photo) for _ in range(clients)]
+    latencies: list[float] = []
+    statuses: dict[int, int] = {}
+    lock = threading.Lock()
+    stop = time.monotonic() + seconds
+
+    def work(uploader: Uploader) -> None:
+        while time.monotonic() < stop:
+            elapsed, status = uploader.upload()
+            with lock:
+                latencies.append(elapsed)
+                statuses[status] = statuses.get(status, 0) + 1
+
+    server = psutil.Process(pid)
+    memory: list[float] = []
+    threads = [threading.Thread(target=work, args=(u,)) for u in uploaders]
+    started = time.monotonic()
+    for thread in threads:
+        thread.start()
+    while any(t.is_alive() for t in threads):
+        memory.append(server.memory_info().rss / 2**20)
+        time.sleep(0.5)
+    for thread in threads:
+        thread.join()
+    wall = time.monotonic() - started
+    tenth = max(1, len(memory) // 10)
+    errors = sum(count for status, count in statuses.items() if status != 201)
+    return {
+        "clients": clients,
+        "seconds": round(wall, 1),
+        "uploads": len(latencies),
+        "uploads_per_s": round(len(latencies) / wall, 2),
+        "errors": errors,
+        "statuses": {str(k): v for k, v in sorted(statuses.items())},
+        **summary_ms(latencies),
+        "server_rss_mb": {
+            "start": round(statistics.mean(memory[:tenth]), 1) if memory else None,
+            "end": round(statistics.mean(memory[-tenth:]), 1) if memory else None,
+            "max": round(max(memory), 1) if memory else None,
+        },
+    }
+
+
+def bench(args: argparse.Namespace) -> dict[str, Any]:
+    photo = make_photo(args.size, card_scene=not args.smoke)
+    detector, which = make_detector(args.weights, args.stand_in)
+    bare = bare_detection(photo, detector, args.runs)
+
+    with tempfile.TemporaryDirectory(prefix="bench-api-") as data:
+        process, base = start_server(Path(data), args.weights, which == "stand-in")
+        try:
+            single = Uploader(base, photo)
+            single.upload()  # warm-up: the first request pays for imports and the load
+            uploads = [single.upload() for _ in range(args.runs)]
+            latency = [elapsed for elapsed, status in uploads if status == 201]
+            errors = sum(1 for _, status in uploads if status != 201)
+            load = load_run(base, photo, args.clients, args.seconds, process.pid)
+        finally:
+            process.send_signal(signal.SIGTERM)
+            process.wait(timeout=30)
+
+    bare_p50 = statistics.median(bare) if bare else 0.0
+    server_p50 = statistics.median(latency) if latency else 0.0
+    return {
+        "detector": which,
+        "photo": {"long_side_px": args.size, "bytes": len(photo)},
+        "cpus": os.cpu_count(),
+        "bare_detection": summary_ms(bare),
+        "upload_to_draft": {**summary_ms(latency), "errors": errors},
+        "server_overhead": round((server_p50 - bare_p50) / bare_p50, 3) if bare_p50 else None,
+        "overhead_target": 0.20,
+        "load": load,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--seconds", type=float, default=60.0, help="length of the load run")
+    parser.add_argument("--clients", type=int, default=8, help="concurrent uploading clients")
+    parser.add_argument("--runs", type=int, default=10, help="timed single uploads / detections")
+    parser.add_argument("--size", type=int, default=4032, help="photo long side (4032: 12 MP)")
+    parser.add_argument("--weights", type=Path, help="detector weights (default: shipped)")
+    parser.add_argument("--stand-in", action="store_true", help="use the stand-in detector")
+    parser.add_argument("--smoke", action="store_true", help="a few seconds, small photo")
+    parser.add_argument("--json", type=Path, help="also write the report here")
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--data-dir", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.serve:
+        serve(args)
+        return 0
+    if args.smoke:
+        args.seconds, args.clients, args.runs, args.size = 2.0, 2, 2, 1600
+    report = bench(args)
+    text = json.dumps(report, indent=2)
+    print(text)
+    if args.json:
+        args.json.write_text(text)
+    return 1 if report["load"]["errors"] or report["upload_to_draft"]["errors"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

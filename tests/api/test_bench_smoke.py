@@ -1,0 +1,29 @@
+"""The API benchmark's smoke run (a few seconds), so that its code path cannot rot."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_bench_api_smoke(tmp_path: Path) -> None:
+    report_path = tmp_path / "report.json"
+    result = subprocess.run(
+        [
+            sys.executable, "-m", "benchmarks.bench_api",
+            "--smoke", "--stand-in", "--json", str(report_path),
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    report = json.loads(report_path.read_text())
+    assert report["detector"] == "stand-in"
+    assert report["load"]["errors"] == 0 and report["load"]["uploads"] > 0
+    assert report["upload_to_draft"]["n"] == 2
