@@ -209,7 +209,42 @@ def find_stacks(detections: Detections) -> list[tuple[int, int]]:
         if fit is not None:
             fits[w, n] = fit
     fits = _nearest_in_column(fits, detections.xyxy)
-    return sorted(assign([(fit.cost, w, n) for (w, n), fit in fits.items()]))
+    pairs = assign([(fit.cost, w, n) for (w, n), fit in fits.items()])
+    return sorted(pairs + _touching_leftovers(detections, wasabi, nigiri, pairs))
+
+
+# A wasabi left over after the assignment, showing less than this share of a whole card's
+# box, is covered by something; touching a free nigiri, that nigiri is what covers it.
+PARTIAL_AREA: Final[float] = 0.5
+TOUCH: Final[float] = 0.03  # boxes this close (share of a card's width) touch
+
+
+def _touching_leftovers(
+    detections: Detections, wasabi: list[int], nigiri: list[int], pairs: list[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """Stacks turned too far for the frame-by-frame fit (loose cards up to 15 degrees plus a
+    turned camera): a partly covered wasabi touching a nigiri that lies on nothing else."""
+    boxes = detections.xyxy
+    used_w = {w for w, _ in pairs}
+    used_n = {n for _, n in pairs}
+    areas = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    whole = float(np.median(areas[areas >= 0.5 * areas.max()])) if len(areas) else 0.0
+    extra: list[tuple[int, int]] = []
+    for w in wasabi:
+        if w in used_w or areas[w] >= PARTIAL_AREA * whole:
+            continue
+        pad = TOUCH * float(np.sqrt(whole))
+        grown = boxes[w] + np.array([-pad, -pad, pad, pad])
+        touching = [
+            (float(-_intersection(grown, boxes[n])), n)
+            for n in nigiri
+            if n not in used_n and _intersection(grown, boxes[n]) > 0
+        ]
+        if touching:
+            _, n = min(touching)
+            extra.append((w, n))
+            used_n.add(n)
+    return extra
 
 
 def _nearest_in_column(
@@ -248,7 +283,10 @@ def stack_fit(wasabi: np.ndarray, nigiri: np.ndarray, aspect: float) -> StackFit
     fits = []
     for frame, penalty in (("down", 0.0), ("right", SIDEWAYS_PENALTY), ("left", SIDEWAYS_PENALTY)):
         w, n = _to_frame(wasabi, frame), _to_frame(nigiri, frame)
-        across = n[2] - n[0]  # the nigiri's width across the shift: the local card scale
+        # A card's width across the shift is the local scale. Either box may be narrower
+        # than a card (a turned wasabi's strip; a nigiri partly covered by the next card
+        # of a column), neither is much wider: take the wider.
+        across = max(n[2] - n[0], w[2] - w[0])
         along = across * (aspect if frame == "down" else 1 / aspect)
         # Shifted sideways, a nigiri's top stays level with its wasabi's; one rising well
         # above it is a card under the wasabi, higher in a column.

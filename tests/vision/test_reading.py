@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from scoring.cards import DECK, HAND_SIZE, NIGIRI, STACKS, TALLY_KEYS
@@ -334,6 +334,7 @@ def random_table(rng: np.random.Generator) -> tuple[Table, Counter[str]]:
 
 @settings(max_examples=100, deadline=None, derandomize=True)
 @given(seed=st.integers(0, 2**32 - 1), tilted=st.booleans())
+@example(seed=3696, tilted=True)  # a stacked nigiri narrowed by the egg laid over it
 def test_random_layouts_read_exactly(seed: int, tilted: bool) -> None:
     """Rows, columns, stacks (down or sideways, askew), turned up to 12 degrees, seen from
     above or at an angle, with detector jitter: the tally is exactly the collection's."""
