@@ -15,8 +15,18 @@ CARD_W = 63.0
 CARD_H = 88.0
 
 FAMILY = {
-    "tempura": 0, "sashimi": 1, "dumpling": 2, "maki_1": 3, "maki_2": 3, "maki_3": 3,
-    "egg": 4, "salmon": 4, "squid": 4, "wasabi": 4, "pudding": 5, "chopsticks": 6,
+    "tempura": 0,
+    "sashimi": 1,
+    "dumpling": 2,
+    "maki_1": 3,
+    "maki_2": 3,
+    "maki_3": 3,
+    "egg": 4,
+    "salmon": 4,
+    "squid": 4,
+    "wasabi": 4,
+    "pudding": 5,
+    "chopsticks": 6,
 }
 LAYOUT_STYLES = ("rows", "columns", "mixed", "loose")
 
@@ -50,7 +60,9 @@ class _Builder:
         self.rng = rng
         self.cards: list[PlacedCard] = []
 
-    def pile(self, pile: Pile, index: int, cx: float, cy: float, angle: float, sideways: bool) -> None:
+    def pile(
+        self, pile: Pile, index: int, cx: float, cy: float, angle: float, sideways: bool
+    ) -> None:
         """Place a pile with its top-left card centred at (cx, cy); stacks put the nigiri on top."""
         self.cards.append(PlacedCard(pile.cards[0], index, card_corners(cx, cy, angle)))
         if pile.is_stack:
@@ -67,7 +79,10 @@ class _Builder:
 def _groups(collection: Collection, rng: np.random.Generator) -> list[list[int]]:
     by_family: dict[int, list[int]] = {}
     for i, pile in enumerate(collection.piles):
-        by_family.setdefault(FAMILY[pile.cards[-1]], []).append(i)
+        # An unfilled wasabi gets a group of its own: in a column the next card covers
+        # it, and a plain nigiri is never laid over a wasabi (card-spec.md).
+        family = -1 if pile.cards == ("wasabi",) else FAMILY[pile.cards[-1]]
+        by_family.setdefault(family, []).append(i)
     groups = list(by_family.values())
     for g in groups:
         if rng.random() < 0.6:  # people often sort a family by kind, but not always
@@ -76,7 +91,9 @@ def _groups(collection: Collection, rng: np.random.Generator) -> list[list[int]]
     return [groups[i] for i in order]
 
 
-def lay_out(collection: Collection, rng: np.random.Generator, style: str | None = None) -> list[PlacedCard]:
+def lay_out(
+    collection: Collection, rng: np.random.Generator, style: str | None = None
+) -> list[PlacedCard]:
     """Place every card of the collection; later cards lie on top of earlier ones."""
     if style is None:
         style = str(rng.choice(LAYOUT_STYLES, p=[0.3, 0.3, 0.25, 0.15]))
@@ -95,7 +112,7 @@ def lay_out(collection: Collection, rng: np.random.Generator, style: str | None 
             width, height = _row(b, collection, group, x, y, rng, gap)
         if x > 0 and x + width > max_width:
             # Wrap: move this group to a new line (re-place it there).
-            del b.cards[len(b.cards) - sum(len(collection.piles[i].cards) for i in group):]
+            del b.cards[len(b.cards) - sum(len(collection.piles[i].cards) for i in group) :]
             x, y, line_height = 0.0, y + line_height + gap * rng.uniform(1, 2.5), 0.0
             if as_column and len(group) > 1:
                 width, height = _column(b, collection, group, x, y, rng)
@@ -106,8 +123,15 @@ def lay_out(collection: Collection, rng: np.random.Generator, style: str | None 
     return b.cards
 
 
-def _row(b: _Builder, collection: Collection, group: list[int], x0: float, y0: float,
-         rng: np.random.Generator, gap: float) -> tuple[float, float]:
+def _row(
+    b: _Builder,
+    collection: Collection,
+    group: list[int],
+    x0: float,
+    y0: float,
+    rng: np.random.Generator,
+    gap: float,
+) -> tuple[float, float]:
     x, height = x0, 0.0
     for i in group:
         pile = collection.piles[i]
@@ -123,8 +147,14 @@ def _row(b: _Builder, collection: Collection, group: list[int], x0: float, y0: f
     return x - x0, height
 
 
-def _column(b: _Builder, collection: Collection, group: list[int], x0: float, y0: float,
-            rng: np.random.Generator) -> tuple[float, float]:
+def _column(
+    b: _Builder,
+    collection: Collection,
+    group: list[int],
+    x0: float,
+    y0: float,
+    rng: np.random.Generator,
+) -> tuple[float, float]:
     step = rng.uniform(0.2, 0.4) * CARD_H  # how much of each covered card shows
     angle0 = rng.uniform(-3, 3)
     y = y0
@@ -151,8 +181,10 @@ def _loose(collection: Collection, rng: np.random.Generator) -> list[PlacedCard]
         while not placed:
             for _ in range(200):
                 cx, cy = rng.uniform(0, side), rng.uniform(0, side)
-                if all(math.hypot(cx - px, cy - py) > radius + pr for px, py, pr in
-                       ((p[0], p[1], CARD_H * 0.62) for p in centres)):
+                if all(
+                    math.hypot(cx - px, cy - py) > radius + pr
+                    for px, py, pr in ((p[0], p[1], CARD_H * 0.62) for p in centres)
+                ):
                     placed = True
                     break
             else:
@@ -160,6 +192,12 @@ def _loose(collection: Collection, rng: np.random.Generator) -> list[PlacedCard]
                 # spot put a card over another one, hiding up to 95 % of it.
                 side *= 1.1
         centres.append((cx, cy))
-        b.pile(pile, i, cx, cy - (0.15 * CARD_H if pile.is_stack else 0), rng.uniform(-15, 15),
-               sideways=pile.is_stack and rng.random() < 0.2)
+        b.pile(
+            pile,
+            i,
+            cx,
+            cy - (0.15 * CARD_H if pile.is_stack else 0),
+            rng.uniform(-15, 15),
+            sideways=pile.is_stack and rng.random() < 0.2,
+        )
     return b.cards

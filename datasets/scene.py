@@ -95,7 +95,9 @@ def make_scene(
     extent = float(np.linalg.norm(corners.max(0) - corners.min(0)))
     tilt = float(rng.uniform(0, 45) if rng.random() < 0.85 else rng.uniform(35, 48))
     yaw = float(rng.normal(0, 8)) if rng.random() < 0.8 else float(rng.uniform(-30, 30))
-    to_camera = _camera(tilt * (1 if rng.random() < 0.8 else -1), yaw, extent * rng.uniform(1.0, 2.5))
+    to_camera = _camera(
+        tilt * (1 if rng.random() < 0.8 else -1), yaw, extent * rng.uniform(1.0, 2.5)
+    )
     centring = np.array([[1, 0, -centre[0]], [0, 1, -centre[1]], [0, 0, 1]], float)
     h_cam = to_camera @ centring
     projected = _apply(h_cam, corners)
@@ -120,8 +122,13 @@ def make_scene(
     cards = _labels(placed, quads, label_map, full_area)
     image, meta = _photograph(image, rng)
     meta.update(
-        tilt=round(abs(tilt), 1), yaw=round(yaw, 1), fill=round(fill, 3), width=width, height=height,
-        style=style, card_height_px=round(float(np.median([_height(q) for q in quads])), 1),
+        tilt=round(abs(tilt), 1),
+        yaw=round(yaw, 1),
+        fill=round(fill, 3),
+        width=width,
+        height=height,
+        style=style,
+        card_height_px=round(float(np.median([_height(q) for q in quads])), 1),
     )
     quality = int(rng.integers(50, 96))
     ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
@@ -136,8 +143,13 @@ def _height(quad: np.ndarray) -> float:
     return float(np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
 
 
-def _table(rng: np.random.Generator, homography: np.ndarray, width: int, height: int,
-           card_points: np.ndarray) -> np.ndarray:
+def _table(
+    rng: np.random.Generator,
+    homography: np.ndarray,
+    width: int,
+    height: int,
+    card_points: np.ndarray,
+) -> np.ndarray:
     """The table surface under the whole frame, drawn flat and seen through the camera."""
     inverse = np.linalg.inv(homography)
     frame = np.array([[0, 0], [width, 0], [width, height], [0, height]], float)
@@ -154,12 +166,20 @@ def _table(rng: np.random.Generator, homography: np.ndarray, width: int, height:
     keep_out = (*(cards_tex.min(0) - margin), *(cards_tex.max(0) + margin))
     draw_clutter(texture, rng, ppm, keep_out)  # type: ignore[arg-type]
     warp = homography @ np.linalg.inv(to_texture)
-    return cv2.warpPerspective(texture, warp, (width, height), flags=cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_REFLECT)
+    return cv2.warpPerspective(
+        texture, warp, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
+    )
 
 
-def _paste(image: np.ndarray, label_map: np.ndarray, quad: np.ndarray, card: PlacedCard,
-           faces: FacePool, rng: np.random.Generator, label: int) -> float:
+def _paste(
+    image: np.ndarray,
+    label_map: np.ndarray,
+    quad: np.ndarray,
+    card: PlacedCard,
+    faces: FacePool,
+    rng: np.random.Generator,
+    label: int,
+) -> float:
     """Warp one face onto the image with a soft shadow; returns the card's area in px."""
     h_img, w_img = image.shape[:2]
     card_h = _height(quad)
@@ -175,8 +195,14 @@ def _paste(image: np.ndarray, label_map: np.ndarray, quad: np.ndarray, card: Pla
     fh, fw = face.shape[:2]
     src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
     warp = cv2.getPerspectiveTransform(src, quad - np.array([x0, y0], np.float32))
-    warped = cv2.warpPerspective(face, warp, (roi_w, roi_h), flags=cv2.INTER_LINEAR,
-                                 borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+    warped = cv2.warpPerspective(
+        face,
+        warp,
+        (roi_w, roi_h),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=(0, 0, 0, 0),
+    )
     alpha = warped[..., 3].astype(np.float32) / 255.0
     roi = image[y0:y1, x0:x1].astype(np.float32)
 
@@ -195,8 +221,9 @@ def _paste(image: np.ndarray, label_map: np.ndarray, quad: np.ndarray, card: Pla
     return float(covered.sum())
 
 
-def _labels(placed: list[PlacedCard], quads: list[np.ndarray], label_map: np.ndarray,
-            full_area: list[float]) -> list[SceneCard]:
+def _labels(
+    placed: list[PlacedCard], quads: list[np.ndarray], label_map: np.ndarray, full_area: list[float]
+) -> list[SceneCard]:
     cards: list[SceneCard] = []
     for index, (card, quad) in enumerate(zip(placed, quads, strict=True)):
         x0 = max(0, int(quad[:, 0].min()) - 2)
@@ -205,10 +232,28 @@ def _labels(placed: list[PlacedCard], quads: list[np.ndarray], label_map: np.nda
         y1 = int(quad[:, 1].max()) + 3
         mask = (label_map[y0:y1, x0:x1] == index + 1).astype(np.uint8)
         visible = float(mask.sum()) / max(full_area[index], 1.0)
-        bx, by, bw, bh = cv2.boundingRect(mask)
+        bx, by, bw, bh = cv2.boundingRect(_main_part(mask, _height(quad)))
         box = (float(x0 + bx), float(y0 + by), float(x0 + bx + bw), float(y0 + by + bh))
         cards.append(SceneCard(card.kind, card.pile, quad, box, min(1.0, visible), card.on_wasabi))
     return cards
+
+
+SLIVER = 0.08  # visible slivers thinner than this share of a card's height are not boxed
+
+
+def _main_part(mask: np.ndarray, card_h: float) -> np.ndarray:
+    """The card's main visible region, without the thin slivers along the edges of the
+    card lying on it (a nigiri laid a little askew on its wasabi shows wasabi slivers down
+    both sides; boxing those would stretch a strip's box to the whole card)."""
+    k = max(1, round(SLIVER * card_h))
+    opened = cv2.morphologyEx(
+        mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+    )
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
+    if count <= 1:
+        return mask  # too small to open: keep what shows
+    largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    return (labels == largest).astype(np.uint8)
 
 
 def _photograph(image: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, dict[str, Any]]:
@@ -222,7 +267,11 @@ def _photograph(image: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray
     gx, gy = rng.uniform(-1, 1, 2)
     field_small = 1 + 0.25 * (gx * (xx / w - 0.5) + gy * (yy / h - 0.5))
     cx, cy = rng.uniform(0, w), rng.uniform(0, h)
-    field_small += 0.25 * rng.uniform(-1, 1) * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (0.2 * (w * w + h * h)))
+    field_small += (
+        0.25
+        * rng.uniform(-1, 1)
+        * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (0.2 * (w * w + h * h)))
+    )
     light = cv2.resize(field_small, (w, h), interpolation=cv2.INTER_LINEAR) * gain
     warmth = rng.uniform(-0.12, 0.12)
     img *= light[..., None] * np.array([1 - warmth, 1.0, 1 + warmth], np.float32)
@@ -241,7 +290,9 @@ def _photograph(image: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray
         length = max(3, int(rng.uniform(0.004, 0.012) * max(h, w)))
         kernel = np.zeros((length, length), np.float32)
         kernel[length // 2, :] = 1.0 / length
-        rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1.0)
+        rot = cv2.getRotationMatrix2D(
+            (length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1.0
+        )
         kernel = cv2.warpAffine(kernel, rot, (length, length))
         img = cv2.filter2D(img, -1, kernel / max(kernel.sum(), 1e-6))
         meta["motion_blur"] = True
