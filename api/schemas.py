@@ -22,12 +22,9 @@ Label = Literal[
 ]  # fmt: skip
 assert tuple(Label.__args__) == LABELS  # type: ignore[attr-defined]
 
-TallyKey = Literal[
-    "tempura", "sashimi", "dumpling", "maki_1", "maki_2", "maki_3", "egg", "salmon",
-    "squid", "egg_on_wasabi", "salmon_on_wasabi", "squid_on_wasabi", "wasabi",
-    "chopsticks", "pudding",
-]  # fmt: skip
-assert tuple(TallyKey.__args__) == TALLY_KEYS  # type: ignore[attr-defined]
+# The tally keys are the labels (vision.labels: a box may be labelled as a stack).
+TallyKey = Label
+assert LABELS == TALLY_KEYS
 
 Count = Annotated[int, Field(strict=True, ge=0, le=DECK_SIZE)]
 Version = Annotated[

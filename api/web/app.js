@@ -122,7 +122,7 @@ const app = {
   round: null,
   collection: null,
   busy: 0,
-  loading: false,
+  loading: 0, // loads in flight
   uploading: false,
   drawMode: false,
   drawing: null,
@@ -132,6 +132,7 @@ const app = {
   notice: null,
   photoCache: { id: null, svg: null },
   renderedData: "",
+  generation: 0, // moves on with every write and load: a poll older than it is stale
 };
 
 function readRoute() {
@@ -177,10 +178,9 @@ function takeTokenFromLink() {
   }
 }
 
-function selectedRound() {
-  const game = app.game;
+function selectedRound(game = app.game, route = app.route) {
   if (!game) return null;
-  if (app.route.round && app.route.round <= game.rounds) return app.route.round;
+  if (route.round && route.round <= game.rounds) return route.round;
   const reopened = game.round_states.find((r) => r.status === "reopened");
   if (reopened) return reopened.number;
   return game.current_round ?? game.rounds;
@@ -193,8 +193,9 @@ function canEdit() {
 // --- loading ----------------------------------------------------------------------------
 
 async function load() {
-  app.route = readRoute();
-  if (!app.route.game) {
+  const route = readRoute();
+  app.route = route;
+  if (!route.game) {
     app.api = null;
     app.game = null;
     renderHome();
@@ -205,14 +206,18 @@ async function load() {
     app.game = null;
     app.photoCache = { id: null, svg: null };
   }
-  app.loading = true;
+  app.loading += 1;
+  app.generation += 1;
   if (!app.game) root.replaceChildren(h("p", { class: "loading" }, "Loading the game…"));
   try {
-    await fetchAll();
+    const state = await fetchState(app.api, route);
+    if (app.route !== route) return; // a newer navigation took over
+    Object.assign(app, state);
     setOffline(false);
     memory.remember(app.game);
     render();
   } catch (error) {
+    if (app.route !== route) return;
     if (error instanceof ApiError && error.status === 404 && !app.game) {
       renderHome(`There is no game with the code ${app.route.game}. Check the code or link.`);
     } else if (error instanceof ApiError && error.offline) {
@@ -224,23 +229,25 @@ async function load() {
       if (app.game) render();
     }
   } finally {
-    app.loading = false;
+    app.loading -= 1;
+    app.generation += 1;
   }
 }
 
-async function fetchAll() {
-  const api = app.api;
+// The state of the screen the route names, read afresh from the server.
+async function fetchState(api = app.api, route = app.route) {
   const [game, standings] = await Promise.all([api.readGame(), api.readStandings()]);
-  app.game = game;
-  app.standings = standings;
-  const number = selectedRound();
-  const seat = app.route.seat && app.route.seat <= game.players.length ? app.route.seat : null;
+  const number = selectedRound(game, route);
+  const seat = route.seat && route.seat <= game.players.length ? route.seat : null;
   const [round, collection] = await Promise.all([
     api.readRound(number),
     seat ? api.readCollection(number, seat) : Promise.resolve(null),
   ]);
-  app.round = round;
-  app.collection = collection;
+  return { game, standings, round, collection };
+}
+
+async function fetchAll() {
+  Object.assign(app, await fetchState());
 }
 
 function snapshot() {
@@ -266,14 +273,19 @@ function setOffline(offline) {
 async function poll() {
   if (!app.game || document.hidden || app.busy || app.loading || app.uploading) return;
   if (sheet.open || app.drawing) return;
+  const generation = app.generation;
+  let state;
   try {
-    await fetchAll();
-    setOffline(false);
+    state = await fetchState();
   } catch (error) {
     if (error instanceof ApiError && error.offline) setOffline(true);
     return;
   }
-  if (snapshot() !== app.renderedData) render();
+  setOffline(false);
+  // A write or a navigation since the poll began has newer news than the poll.
+  if (generation !== app.generation || app.busy || app.loading || app.uploading) return;
+  Object.assign(app, state);
+  if (snapshot() !== app.renderedData && !sheet.open && !app.drawing) render();
 }
 
 setInterval(poll, POLL_MS);
@@ -286,6 +298,7 @@ let queue = Promise.resolve();
 
 function setBusy(delta) {
   app.busy += delta;
+  app.generation += 1;
   document.getElementById("saving").hidden = app.busy === 0;
 }
 

@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from api.deps import get_detector
 from api.settings import Settings
 from tests.api.conftest import FakeDetector, Table, boxes_for, make_photo
 
@@ -210,3 +211,43 @@ def test_round_view_lists_each_players_state(table: Table, uploaded: dict[str, A
     assert [c["status"] for c in view["collections"]] == ["draft", "draft", "empty"]
     assert view["collections"][0]["photo_id"] == uploaded["photo"]["id"]
     assert view["record"] is None and view["version"] == 2
+
+
+def test_a_change_during_detection_makes_the_upload_409_and_stores_nothing(
+    table: Table, detector: FakeDetector, settings: Settings
+) -> None:
+    # Another device corrects the draft while this photo is being detected.
+    table.set_counts(1, 1, {"tempura": 2})
+    version = table.collection(1, 1)["version"]
+    inner = detector.__call__
+
+    def busy_detector(image: Any) -> Any:
+        table.set_counts(1, 1, {"sashimi": 3})
+        return inner(image)
+
+    table.client.app.dependency_overrides[get_detector] = lambda: busy_detector  # type: ignore[attr-defined]
+    response = table.upload(1, 1, make_photo((905, 700)), version=version)
+    assert response.status_code == 409, response.text
+    state = table.collection(1, 1)
+    assert state["photo"] is None and state["counts"] == {"tempura": 2, "sashimi": 3}
+    assert not [p for p in (settings.data_dir / "photos").rglob("*") if p.is_file()]
+
+
+def test_a_round_recorded_during_detection_takes_no_upload(
+    table: Table, detector: FakeDetector
+) -> None:
+    for seat in (1, 2, 3):
+        table.set_counts(1, seat, {"tempura": 9})
+        table.confirm(1, seat)
+    version = table.collection(1, 1)["version"]
+
+    def recording_detector(image: Any) -> Any:
+        assert table.record(1, accept_problems=True).status_code == 200
+        return detector(image)
+
+    table.client.app.dependency_overrides[get_detector] = lambda: recording_detector  # type: ignore[attr-defined]
+    response = table.upload(1, 1, make_photo((906, 700)), version=version)
+    assert response.status_code == 409, response.text
+    assert "recorded" in response.json()["detail"]
+    assert table.collection(1, 1)["status"] == "confirmed"
+    assert table.round(1)["record"]["tallies"][0]["tempura"] == 9
