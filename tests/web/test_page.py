@@ -238,13 +238,14 @@ def test_a_whole_game_on_a_phone(server: Server, browser: Any, photos: list[list
         confirmed: list[dict[str, int]] = []
         for seat in (1, 2):
             jpeg = photos[number - 1][seat - 1]
-            server.detector.delay = 1.0 if (number, seat) == (1, 1) else 0.0
+            server.detector.delay = 1.5 if (number, seat) == (1, 1) else 0.0
             upload(page, seat, jpeg)
             if (number, seat) == (1, 1):
                 # Upload and detection show their progress.
-                status = page.get_by_test_id("upload-status")
-                status.wait_for()
-                assert "Uploading" in status.inner_text() or "Finding" in status.inner_text()
+                status = page.wait_for_function(
+                    """() => document.querySelector('[data-testid="upload-status"]')?.textContent"""
+                ).json_value()
+                assert "Uploading" in status or "Finding the cards" in status, status
             page.get_by_test_id("hand-check").wait_for()
             before = counts(page)
             assert hand_line(before) in page.get_by_test_id("hand-check").inner_text()
@@ -384,9 +385,10 @@ def survive_a_lost_connection(context: Any, page: Any) -> None:
     before = counts(page)
     context.set_offline(True)
     page.get_by_test_id("plus-chopsticks").click()
-    alert = page.locator(".toast.error")
-    alert.first.wait_for()
-    assert "No connection" in alert.first.inner_text()
+    alert = page.wait_for_function(
+        "() => document.querySelector('.toast.error')?.textContent"
+    ).json_value()
+    assert "No connection" in alert, alert
     assert counts(page) == before
     context.set_offline(False)
     page.reload()
