@@ -1,6 +1,6 @@
-"""A restart loses nothing: the real server process is started (`sushigo serve`'s
-handler), used, stopped, and started again (uvicorn's --factory) on the same data
-folder; every game, correction, confirmation and record is still there."""
+"""A restart loses nothing: the real server process is started (`sushigo serve`), used,
+stopped, and started again (uvicorn's --factory) on the same data folder; every game,
+correction, confirmation and record is still there."""
 
 from __future__ import annotations
 
@@ -21,14 +21,6 @@ import pytest
 from tests.api.conftest import make_photo
 
 REPO = Path(__file__).resolve().parents[2]
-SERVE = (
-    "import argparse, sys\n"
-    "from api import commands\n"
-    "parser = argparse.ArgumentParser(prog='sushigo')\n"
-    "commands.register(parser.add_subparsers())\n"
-    "args = parser.parse_args(sys.argv[1:])\n"
-    "sys.exit(args.handler(args))\n"
-)
 
 
 def free_port() -> int:
@@ -92,7 +84,8 @@ def test_a_restart_loses_nothing(tmp_path: Path) -> None:
     data = tmp_path / "data"
     env = {"SUSHIGO_MAX_UPLOAD_BYTES": "5000000"}
     port = free_port()
-    first = [sys.executable, "-c", SERVE, "serve", "--port", str(port), "--data-dir", str(data)]
+    # `sushigo serve` (api.cli is the console script's module).
+    first = [sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--data-dir", str(data)]
     with server(first, port, env) as client:
         created = client.post("/api/v1/games", json={"players": ["Ana", "Ben"]}).json()
         game_id, headers = created["id"], {"X-Edit-Token": created["edit_token"]}
