@@ -62,7 +62,7 @@ def deal_collection(rng: np.random.Generator, *, players: int | None = None) -> 
         first = [deck.pop(deck.index("wasabi")), deck.pop(deck.index(str(rng.choice(NIGIRI))))]
         rest = [deck[i] for i in rng.choice(len(deck), hand - 2, replace=False)]
         played = first + rest
-        order = [0] + list(rng.permutation(np.arange(1, hand)))
+        order = [0, *rng.permutation(np.arange(1, hand))]
         played = [played[i] for i in order]
     else:
         played = [deck[i] for i in rng.choice(len(deck), hand, replace=False)]

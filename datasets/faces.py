@@ -135,19 +135,44 @@ def _maki_roll(img: np.ndarray, cx: float, cy: float, r: float, rng: np.random.G
 def _rice(img: np.ndarray, cx: float, cy: float, s: float, rng: np.random.Generator) -> None:
     w, h = s * 1.5, s * 0.55
     cv2.ellipse(
-        img, (int(cx), int(cy + s * 0.25)), (int(w / 2), int(h / 2)), 0, 0, 360,
-        _jitter((238, 242, 244), rng, 6), -1, cv2.LINE_AA,
+        img,
+        (int(cx), int(cy + s * 0.25)),
+        (int(w / 2), int(h / 2)),
+        0,
+        0,
+        360,
+        _jitter((238, 242, 244), rng, 6),
+        -1,
+        cv2.LINE_AA,
     )
     for _ in range(14):  # rice grains
         gx = cx + rng.uniform(-0.6, 0.6) * w / 2
         gy = cy + s * 0.25 + rng.uniform(-0.5, 0.5) * h / 2
-        cv2.ellipse(img, (int(gx), int(gy)), (max(1, int(s * 0.06)), max(1, int(s * 0.025))),
-                    rng.uniform(0, 180), 0, 360, (205, 212, 215), 1, cv2.LINE_AA)
+        cv2.ellipse(
+            img,
+            (int(gx), int(gy)),
+            (max(1, int(s * 0.06)), max(1, int(s * 0.025))),
+            rng.uniform(0, 180),
+            0,
+            360,
+            (205, 212, 215),
+            1,
+            cv2.LINE_AA,
+        )
 
 
 def _draw_tempura(img, cx, cy, s, rng):
-    cv2.ellipse(img, (int(cx), int(cy + s * 0.45)), (int(s * 0.95), int(s * 0.3)), 0, 0, 360,
-                _jitter((235, 235, 230), rng, 8), -1, cv2.LINE_AA)
+    cv2.ellipse(
+        img,
+        (int(cx), int(cy + s * 0.45)),
+        (int(s * 0.95), int(s * 0.3)),
+        0,
+        0,
+        360,
+        _jitter((235, 235, 230), rng, 8),
+        -1,
+        cv2.LINE_AA,
+    )
     pts = []
     for t in np.linspace(0.15 * math.pi, 1.55 * math.pi, 24):
         rr = s * (0.55 - 0.12 * t / math.pi)
@@ -156,7 +181,9 @@ def _draw_tempura(img, cx, cy, s, rng):
     cv2.polylines(img, [arr], False, _jitter((40, 150, 215), rng, 10), int(s * 0.32), cv2.LINE_AA)
     cv2.polylines(img, [arr], False, _jitter((70, 190, 240), rng, 10), int(s * 0.16), cv2.LINE_AA)
     tail = arr[-1, 0]
-    tri = np.array([tail, tail + [int(s * 0.25), -int(s * 0.25)], tail + [int(s * 0.32), int(s * 0.05)]])
+    tri = np.array(
+        [tail, tail + np.array([s * 0.25, -s * 0.25]), tail + np.array([s * 0.32, s * 0.05])]
+    )
     cv2.fillConvexPoly(img, tri.astype(np.int32), _jitter((50, 70, 220), rng, 10), cv2.LINE_AA)
 
 
@@ -164,27 +191,73 @@ def _draw_sashimi(img, cx, cy, s, rng):
     for i in (-1, 0, 1):
         x = cx + i * s * 0.55
         ang = -20 + rng.uniform(-6, 6)
-        cv2.ellipse(img, (int(x), int(cy)), (int(s * 0.26), int(s * 0.6)), ang, 0, 360,
-                    _jitter((130, 120, 245), rng, 10), -1, cv2.LINE_AA)
+        cv2.ellipse(
+            img,
+            (int(x), int(cy)),
+            (int(s * 0.26), int(s * 0.6)),
+            ang,
+            0,
+            360,
+            _jitter((130, 120, 245), rng, 10),
+            -1,
+            cv2.LINE_AA,
+        )
         for k in (-0.3, 0.0, 0.3):
-            cv2.ellipse(img, (int(x), int(cy + k * s)), (int(s * 0.2), int(s * 0.06)), ang, 200, 340,
-                        (215, 215, 250), max(1, int(s * 0.04)), cv2.LINE_AA)
+            cv2.ellipse(
+                img,
+                (int(x), int(cy + k * s)),
+                (int(s * 0.2), int(s * 0.06)),
+                ang,
+                200,
+                340,
+                (215, 215, 250),
+                max(1, int(s * 0.04)),
+                cv2.LINE_AA,
+            )
 
 
 def _draw_dumpling(img, cx, cy, s, rng):
     colour = _jitter((235, 240, 245), rng, 6)
-    cv2.ellipse(img, (int(cx), int(cy + s * 0.15)), (int(s * 0.9), int(s * 0.6)), 0, 180, 360,
-                colour, -1, cv2.LINE_AA)
-    cv2.ellipse(img, (int(cx), int(cy + s * 0.15)), (int(s * 0.9), int(s * 0.18)), 0, 0, 180,
-                colour, -1, cv2.LINE_AA)
+    cv2.ellipse(
+        img,
+        (int(cx), int(cy + s * 0.15)),
+        (int(s * 0.9), int(s * 0.6)),
+        0,
+        180,
+        360,
+        colour,
+        -1,
+        cv2.LINE_AA,
+    )
+    cv2.ellipse(
+        img,
+        (int(cx), int(cy + s * 0.15)),
+        (int(s * 0.9), int(s * 0.18)),
+        0,
+        0,
+        180,
+        colour,
+        -1,
+        cv2.LINE_AA,
+    )
     for k in np.linspace(-0.6, 0.6, 5):  # pleats
-        cv2.line(img, (int(cx + k * s), int(cy - s * 0.42)), (int(cx + k * s * 1.1), int(cy - s * 0.1)),
-                 (180, 190, 200), max(1, int(s * 0.05)), cv2.LINE_AA)
+        cv2.line(
+            img,
+            (int(cx + k * s), int(cy - s * 0.42)),
+            (int(cx + k * s * 1.1), int(cy - s * 0.1)),
+            (180, 190, 200),
+            max(1, int(s * 0.05)),
+            cv2.LINE_AA,
+        )
 
 
 def _draw_maki(n: int) -> Callable[..., None]:
     def draw(img, cx, cy, s, rng):
-        offsets = {1: [(0, 0)], 2: [(-0.5, 0), (0.5, 0)], 3: [(-0.55, 0.3), (0.55, 0.3), (0, -0.45)]}[n]
+        offsets = {
+            1: [(0, 0)],
+            2: [(-0.5, 0), (0.5, 0)],
+            3: [(-0.55, 0.3), (0.55, 0.3), (0, -0.45)],
+        }[n]
         r = s * (0.62 if n == 1 else 0.45)
         for dx, dy in offsets:
             _maki_roll(img, cx + dx * s * 1.05, cy + dy * s * 1.05, r, rng)
@@ -194,54 +267,144 @@ def _draw_maki(n: int) -> Callable[..., None]:
 
 def _draw_egg(img, cx, cy, s, rng):
     _rice(img, cx, cy, s, rng)
-    cv2.rectangle(img, (int(cx - s * 0.7), int(cy - s * 0.45)), (int(cx + s * 0.7), int(cy + s * 0.1)),
-                  _jitter((60, 215, 250), rng, 8), -1, cv2.LINE_AA)
-    cv2.rectangle(img, (int(cx - s * 0.12), int(cy - s * 0.47)), (int(cx + s * 0.12), int(cy + s * 0.5)),
-                  _jitter((35, 45, 30), rng, 6), -1, cv2.LINE_AA)
+    cv2.rectangle(
+        img,
+        (int(cx - s * 0.7), int(cy - s * 0.45)),
+        (int(cx + s * 0.7), int(cy + s * 0.1)),
+        _jitter((60, 215, 250), rng, 8),
+        -1,
+        cv2.LINE_AA,
+    )
+    cv2.rectangle(
+        img,
+        (int(cx - s * 0.12), int(cy - s * 0.47)),
+        (int(cx + s * 0.12), int(cy + s * 0.5)),
+        _jitter((35, 45, 30), rng, 6),
+        -1,
+        cv2.LINE_AA,
+    )
 
 
 def _draw_salmon(img, cx, cy, s, rng):
     _rice(img, cx, cy, s, rng)
-    cv2.ellipse(img, (int(cx), int(cy - s * 0.1)), (int(s * 0.8), int(s * 0.32)), -8, 0, 360,
-                _jitter((70, 130, 250), rng, 8), -1, cv2.LINE_AA)
+    cv2.ellipse(
+        img,
+        (int(cx), int(cy - s * 0.1)),
+        (int(s * 0.8), int(s * 0.32)),
+        -8,
+        0,
+        360,
+        _jitter((70, 130, 250), rng, 8),
+        -1,
+        cv2.LINE_AA,
+    )
     for k in np.linspace(-0.5, 0.5, 4):
-        cv2.line(img, (int(cx + k * s - s * 0.1), int(cy - s * 0.35)), (int(cx + k * s + s * 0.1), int(cy + s * 0.15)),
-                 (200, 215, 252), max(1, int(s * 0.06)), cv2.LINE_AA)
+        cv2.line(
+            img,
+            (int(cx + k * s - s * 0.1), int(cy - s * 0.35)),
+            (int(cx + k * s + s * 0.1), int(cy + s * 0.15)),
+            (200, 215, 252),
+            max(1, int(s * 0.06)),
+            cv2.LINE_AA,
+        )
 
 
 def _draw_squid(img, cx, cy, s, rng):
     _rice(img, cx, cy, s, rng)
-    cv2.ellipse(img, (int(cx), int(cy - s * 0.1)), (int(s * 0.8), int(s * 0.3)), 5, 0, 360,
-                _jitter((225, 225, 250), rng, 6), -1, cv2.LINE_AA)
+    cv2.ellipse(
+        img,
+        (int(cx), int(cy - s * 0.1)),
+        (int(s * 0.8), int(s * 0.3)),
+        5,
+        0,
+        360,
+        _jitter((225, 225, 250), rng, 6),
+        -1,
+        cv2.LINE_AA,
+    )
     for k in np.linspace(-0.55, 0.55, 6):
-        cv2.line(img, (int(cx + k * s), int(cy - s * 0.3)), (int(cx + k * s), int(cy + s * 0.05)),
-                 (190, 185, 235), max(1, int(s * 0.03)), cv2.LINE_AA)
+        cv2.line(
+            img,
+            (int(cx + k * s), int(cy - s * 0.3)),
+            (int(cx + k * s), int(cy + s * 0.05)),
+            (190, 185, 235),
+            max(1, int(s * 0.03)),
+            cv2.LINE_AA,
+        )
 
 
 def _draw_wasabi(img, cx, cy, s, rng):
-    cv2.ellipse(img, (int(cx), int(cy + s * 0.3)), (int(s * 0.8), int(s * 0.3)), 0, 0, 360,
-                _jitter((230, 230, 225), rng, 8), -1, cv2.LINE_AA)
-    pts = np.array([(cx - s * 0.5, cy + s * 0.3), (cx - s * 0.2, cy - s * 0.35),
-                    (cx + s * 0.05, cy - s * 0.5), (cx + s * 0.3, cy - s * 0.25), (cx + s * 0.55, cy + s * 0.3)], np.int32)
+    cv2.ellipse(
+        img,
+        (int(cx), int(cy + s * 0.3)),
+        (int(s * 0.8), int(s * 0.3)),
+        0,
+        0,
+        360,
+        _jitter((230, 230, 225), rng, 8),
+        -1,
+        cv2.LINE_AA,
+    )
+    pts = np.array(
+        [
+            (cx - s * 0.5, cy + s * 0.3),
+            (cx - s * 0.2, cy - s * 0.35),
+            (cx + s * 0.05, cy - s * 0.5),
+            (cx + s * 0.3, cy - s * 0.25),
+            (cx + s * 0.55, cy + s * 0.3),
+        ],
+        np.int32,
+    )
     cv2.fillPoly(img, [pts], _jitter((60, 175, 95), rng, 10), cv2.LINE_AA)
 
 
 def _draw_pudding(img, cx, cy, s, rng):
-    cup = np.array([(cx - s * 0.6, cy - s * 0.2), (cx + s * 0.6, cy - s * 0.2),
-                    (cx + s * 0.45, cy + s * 0.6), (cx - s * 0.45, cy + s * 0.6)], np.int32)
+    cup = np.array(
+        [
+            (cx - s * 0.6, cy - s * 0.2),
+            (cx + s * 0.6, cy - s * 0.2),
+            (cx + s * 0.45, cy + s * 0.6),
+            (cx - s * 0.45, cy + s * 0.6),
+        ],
+        np.int32,
+    )
     cv2.fillConvexPoly(img, cup, _jitter((200, 225, 240), rng, 8), cv2.LINE_AA)
-    cv2.ellipse(img, (int(cx), int(cy - s * 0.2)), (int(s * 0.6), int(s * 0.2)), 0, 0, 360,
-                _jitter((150, 210, 245), rng, 8), -1, cv2.LINE_AA)
-    cv2.ellipse(img, (int(cx), int(cy - s * 0.3)), (int(s * 0.45), int(s * 0.18)), 0, 0, 360,
-                _jitter((30, 80, 150), rng, 8), -1, cv2.LINE_AA)
+    cv2.ellipse(
+        img,
+        (int(cx), int(cy - s * 0.2)),
+        (int(s * 0.6), int(s * 0.2)),
+        0,
+        0,
+        360,
+        _jitter((150, 210, 245), rng, 8),
+        -1,
+        cv2.LINE_AA,
+    )
+    cv2.ellipse(
+        img,
+        (int(cx), int(cy - s * 0.3)),
+        (int(s * 0.45), int(s * 0.18)),
+        0,
+        0,
+        360,
+        _jitter((30, 80, 150), rng, 8),
+        -1,
+        cv2.LINE_AA,
+    )
 
 
 def _draw_chopsticks(img, cx, cy, s, rng):
     colour = _jitter((60, 110, 160), rng, 10)
     for ang in (35 + rng.uniform(-5, 5), 145 + rng.uniform(-5, 5)):
         dx, dy = math.cos(math.radians(ang)) * s * 0.95, math.sin(math.radians(ang)) * s * 0.95
-        cv2.line(img, (int(cx - dx), int(cy - dy)), (int(cx + dx), int(cy + dy)), colour,
-                 max(2, int(s * 0.12)), cv2.LINE_AA)
+        cv2.line(
+            img,
+            (int(cx - dx), int(cy - dy)),
+            (int(cx + dx), int(cy + dy)),
+            colour,
+            max(2, int(s * 0.12)),
+            cv2.LINE_AA,
+        )
 
 
 ILLUSTRATIONS: dict[str, Callable[..., None]] = {
@@ -288,8 +451,14 @@ def render_face(kind: str, rng: np.random.Generator, *, height: int = FACE_HEIGH
             icx = border + 0.03 * w + icon_r + i * icon_r * 2.15
             _maki_roll(img, icx, (border + banner_bottom) / 2, icon_r, rng)
         text_x0 = round(border + 0.03 * w + icons * icon_r * 2.15 + 0.02 * w)
-    _fit_text(img, NAME[kind], (text_x0, border, w - border - round(0.04 * w), banner_bottom),
-              _jitter((40, 35, 35), rng, 10), font, bold + 1)
+    _fit_text(
+        img,
+        NAME[kind],
+        (text_x0, border, w - border - round(0.04 * w), banner_bottom),
+        _jitter((40, 35, 35), rng, 10),
+        font,
+        bold + 1,
+    )
 
     # Illustration in the middle 62 %: size +-15 %, position +-5 % of the card.
     s = 0.26 * w * rng.uniform(0.85, 1.15)
@@ -298,8 +467,19 @@ def render_face(kind: str, rng: np.random.Generator, *, height: int = FACE_HEIGH
     ILLUSTRATIONS[kind](img, cx, cy, s, rng)
 
     # Scoring hint: the bottom 20 %, white text.
-    _fit_text(img, HINT[kind], (border + round(0.1 * w), round(0.82 * h), w - border - round(0.1 * w),
-              h - border - round(0.02 * h)), (255, 255, 255), font, bold)
+    _fit_text(
+        img,
+        HINT[kind],
+        (
+            border + round(0.1 * w),
+            round(0.82 * h),
+            w - border - round(0.1 * w),
+            h - border - round(0.02 * h),
+        ),
+        (255, 255, 255),
+        font,
+        bold,
+    )
 
     img = _paper(img, rng)
     alpha = _rounded_mask(h, w, radius)
@@ -314,7 +494,10 @@ def _paper(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     out = img.astype(np.float32) + grain[..., None]
     for _ in range(int(rng.integers(0, 4))):  # scuffs
         p0 = (int(rng.integers(0, w)), int(rng.integers(0, h)))
-        p1 = (p0[0] + int(rng.integers(-w // 5, w // 5)), p0[1] + int(rng.integers(-h // 8, h // 8)))
+        p1 = (
+            p0[0] + int(rng.integers(-w // 5, w // 5)),
+            p0[1] + int(rng.integers(-h // 8, h // 8)),
+        )
         cv2.line(out, p0, p1, (235, 235, 235), 1, cv2.LINE_AA)
     return np.clip(out, 0, 255).astype(np.uint8)
 
@@ -335,7 +518,9 @@ class FacePool:
     @classmethod
     def rendered(cls, seed: int, per_kind: int = 6) -> FacePool:
         rng = np.random.default_rng(seed)
-        return cls.from_images({k: [render_face(k, rng) for _ in range(per_kind)] for k in CARD_KINDS})
+        return cls.from_images(
+            {k: [render_face(k, rng) for _ in range(per_kind)] for k in CARD_KINDS}
+        )
 
     @classmethod
     def from_dir(cls, folder: Path) -> FacePool:

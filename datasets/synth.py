@@ -41,8 +41,14 @@ def _make(args: tuple[int, int, int]) -> tuple[int, Scene]:
 
 
 def generate(
-    seed: int, count: int, size: int, *, workers: int | None = None,
-    faces_dir: Path | None = None, mix_rendered: bool = True, start: int = 0,
+    seed: int,
+    count: int,
+    size: int,
+    *,
+    workers: int | None = None,
+    faces_dir: Path | None = None,
+    mix_rendered: bool = True,
+    start: int = 0,
 ) -> Iterator[tuple[int, Scene]]:
     """Yield (index, scene) for indices start..start+count-1, in order."""
     workers = workers or min(2, os.cpu_count() or 1)
@@ -57,13 +63,22 @@ def generate(
 
 
 def write_dataset(
-    out: Path, *, images: int, seed: int, size: int = 640, workers: int | None = None,
-    faces_dir: Path | None = None, mix_rendered: bool = True, progress: bool = True,
+    out: Path,
+    *,
+    images: int,
+    seed: int,
+    size: int = 640,
+    workers: int | None = None,
+    faces_dir: Path | None = None,
+    mix_rendered: bool = True,
+    progress: bool = True,
 ) -> Path:
     from tqdm import tqdm
 
     prepare(out)
-    scenes = generate(seed, images, size, workers=workers, faces_dir=faces_dir, mix_rendered=mix_rendered)
+    scenes = generate(
+        seed, images, size, workers=workers, faces_dir=faces_dir, mix_rendered=mix_rendered
+    )
     for index, scene in tqdm(scenes, total=images, disable=not progress, desc="synth", unit="img"):
         write_scene(out, split_of(index, images), f"{index:06d}", scene)
     return out

@@ -93,10 +93,17 @@ def draw_clutter(
     drawn: list[str] = []
     for _ in range(int(rng.integers(0, 5))):
         what = str(rng.choice(["draw_pile", "cup", "coins", "pencil", "score_sheet"]))
-        size = {"draw_pile": 95, "cup": 90, "coins": 40, "pencil": 170, "score_sheet": 210}[what] * ppm
+        size = {"draw_pile": 95, "cup": 90, "coins": 40, "pencil": 170, "score_sheet": 210}[
+            what
+        ] * ppm
         for _ in range(20):
             cx, cy = rng.uniform(0, w), rng.uniform(0, h)
-            if cx + size / 2 < kx0 or cx - size / 2 > kx1 or cy + size / 2 < ky0 or cy - size / 2 > ky1:
+            if (
+                cx + size / 2 < kx0
+                or cx - size / 2 > kx1
+                or cy + size / 2 < ky0
+                or cy - size / 2 > ky1
+            ):
                 break
         else:
             continue
@@ -114,37 +121,70 @@ def draw_clutter(
         elif what == "cup":
             colour = tuple(int(v) for v in _tint(rng, (200, 200, 200), 55))
             r = int(40 * ppm)
-            cv2.circle(img, (int(cx + 6 * ppm), int(cy + 6 * ppm)), r, (40, 40, 40), -1, cv2.LINE_AA)
+            cv2.circle(
+                img, (int(cx + 6 * ppm), int(cy + 6 * ppm)), r, (40, 40, 40), -1, cv2.LINE_AA
+            )
             cv2.circle(img, (int(cx), int(cy)), r, colour, -1, cv2.LINE_AA)
             inside = tuple(int(v * 0.55) for v in colour) if rng.random() < 0.5 else (30, 50, 70)
             cv2.circle(img, (int(cx), int(cy)), int(r * 0.82), inside, -1, cv2.LINE_AA)
             hx, hy = cx + math.cos(angle) * r * 1.2, cy + math.sin(angle) * r * 1.2
-            cv2.circle(img, (int(hx), int(hy)), int(r * 0.3), colour, max(2, int(4 * ppm)), cv2.LINE_AA)
+            cv2.circle(
+                img, (int(hx), int(hy)), int(r * 0.3), colour, max(2, int(4 * ppm)), cv2.LINE_AA
+            )
         elif what == "coins":
             for _ in range(int(rng.integers(1, 6))):
                 colour = (60, 150, 190) if rng.random() < 0.5 else (170, 170, 165)
                 c = (int(cx + rng.uniform(-25, 25) * ppm), int(cy + rng.uniform(-25, 25) * ppm))
                 cv2.circle(img, c, int(rng.uniform(8, 13) * ppm), colour, -1, cv2.LINE_AA)
-                cv2.circle(img, c, int(rng.uniform(5, 7) * ppm), tuple(int(v * 0.8) for v in colour), 1,
-                           cv2.LINE_AA)
+                cv2.circle(
+                    img,
+                    c,
+                    int(rng.uniform(5, 7) * ppm),
+                    tuple(int(v * 0.8) for v in colour),
+                    1,
+                    cv2.LINE_AA,
+                )
         elif what == "pencil":
             colour = tuple(int(v) for v in _tint(rng, (40, 200, 230), 40))
             body = _rot_rect(cx, cy, 170 * ppm, 7 * ppm, angle)
             cv2.fillConvexPoly(img, body, colour, cv2.LINE_AA)
-            tip = np.array([[cx + math.cos(angle) * 85 * ppm, cy + math.sin(angle) * 85 * ppm],
-                            [cx + math.cos(angle) * 100 * ppm, cy + math.sin(angle) * 100 * ppm]])
-            cv2.line(img, tuple(tip[0].astype(int)), tuple(tip[1].astype(int)), (150, 190, 220),
-                     max(1, int(5 * ppm)), cv2.LINE_AA)
+            tip = np.array(
+                [
+                    [cx + math.cos(angle) * 85 * ppm, cy + math.sin(angle) * 85 * ppm],
+                    [cx + math.cos(angle) * 100 * ppm, cy + math.sin(angle) * 100 * ppm],
+                ]
+            )
+            cv2.line(
+                img,
+                tuple(tip[0].astype(int)),
+                tuple(tip[1].astype(int)),
+                (150, 190, 220),
+                max(1, int(5 * ppm)),
+                cv2.LINE_AA,
+            )
         else:  # score sheet with a grid and scribbled numbers
             sheet = _rot_rect(cx, cy, 150 * ppm, 210 * ppm, angle * 0.2)
             cv2.fillConvexPoly(img, sheet, (240, 242, 245), cv2.LINE_AA)
             x0, y0 = sheet.min(0)
             x1, y1 = sheet.max(0)
             for gy in np.linspace(y0 + 15 * ppm, y1 - 10 * ppm, 8):
-                cv2.line(img, (int(x0 + 10 * ppm), int(gy)), (int(x1 - 10 * ppm), int(gy)), (180, 160, 150), 1)
+                cv2.line(
+                    img,
+                    (int(x0 + 10 * ppm), int(gy)),
+                    (int(x1 - 10 * ppm), int(gy)),
+                    (180, 160, 150),
+                    1,
+                )
             for gy in np.linspace(y0 + 30 * ppm, y1 - 20 * ppm, 6):
-                cv2.putText(img, str(int(rng.integers(0, 60))), (int(x0 + rng.uniform(15, 90) * ppm), int(gy)),
-                            cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, 0.5 * ppm * 2, (120, 60, 30), max(1, int(ppm)),
-                            cv2.LINE_AA)
+                cv2.putText(
+                    img,
+                    str(int(rng.integers(0, 60))),
+                    (int(x0 + rng.uniform(15, 90) * ppm), int(gy)),
+                    cv2.FONT_HERSHEY_SCRIPT_SIMPLEX,
+                    0.5 * ppm * 2,
+                    (120, 60, 30),
+                    max(1, int(ppm)),
+                    cv2.LINE_AA,
+                )
         drawn.append(what)
     return drawn

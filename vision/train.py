@@ -73,7 +73,9 @@ def train_detector(cfg: DetectorTraining, *, resume: bool = False) -> Path:
             batch=cfg.batch,
             workers=0,
             device="cpu",
-            pretrained=False,
+            # From a YAML: from scratch. From a .pt: ultralytics drops the checkpoint's
+            # weights unless pretrained is true (fine-tuning starts from them).
+            pretrained=str(cfg.model).endswith(".pt"),
             amp=False,
             plots=False,
             single_cls=True,
