@@ -32,6 +32,7 @@ from api.errors import (
 )
 from api.models import Collection, Game, Photo, Player, ReviewEvent, Round, RoundEvent
 from api.storage import PhotoStore, media_type, sha256_hex
+from api.uploads import decode_photo
 from scoring import (
     GameResult,
     GameRules,
@@ -43,7 +44,6 @@ from scoring import (
     score_game,
     score_round,
 )
-from vision.photo import load_photo
 
 ROUND_OPEN = "open"
 ROUND_RECORDED = "recorded"
@@ -469,7 +469,7 @@ def upload_photo(
     _check_version("collection", collection.version, version)
     session.commit()  # end the transaction: nothing is held during detection
 
-    photo = load_photo(data, max_bytes=limits.max_bytes, max_pixels=limits.max_pixels)
+    photo = decode_photo(data, max_bytes=limits.max_bytes, max_pixels=limits.max_pixels)
     detections = detect_photo(detector, photo)
     width, height = photo.original_size
     records = detections.to_records()

@@ -8,8 +8,7 @@ from fastapi import APIRouter, File, Form, UploadFile
 
 from api.deps import DetectorDep, SettingsDep
 from api.schemas import DetectResponse
-from api.uploads import PHOTO_ERRORS, read_upload
-from vision.photo import load_photo
+from api.uploads import PHOTO_ERRORS, decode_photo, read_upload
 from vision.pipeline import read_photo
 
 router = APIRouter(tags=["detect"])
@@ -29,6 +28,6 @@ def detect(
     Boxes are in the pixels of the photo as uploaded (after its EXIF rotation).
     """
     data = read_upload(image, settings.max_upload_bytes)
-    photo = load_photo(data, max_bytes=settings.max_upload_bytes, max_pixels=settings.max_pixels)
+    photo = decode_photo(data, max_bytes=settings.max_upload_bytes, max_pixels=settings.max_pixels)
     reading = read_photo(photo, detector, players=players)
     return DetectResponse.model_validate(reading.to_json())

@@ -208,7 +208,9 @@ async function load() {
   }
   app.loading += 1;
   app.generation += 1;
-  if (!app.game) root.replaceChildren(h("p", { class: "loading" }, "Loading the game…"));
+  // Until the new screen is in, the old one takes no taps (they would act on it).
+  if (app.game) root.classList.add("navigating");
+  else root.replaceChildren(h("p", { class: "loading" }, "Loading the game…"));
   try {
     const state = await fetchState(app.api, route);
     if (app.route !== route) return; // a newer navigation took over
@@ -231,6 +233,7 @@ async function load() {
   } finally {
     app.loading -= 1;
     app.generation += 1;
+    if (!app.loading) root.classList.remove("navigating");
   }
 }
 

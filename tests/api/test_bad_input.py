@@ -174,3 +174,19 @@ def test_huge_numbers_do_not_reach_the_database(table: Table) -> None:
     assert response.status_code == 422
     assert table.client.get(f"{table.url}/photos/{10**30}").status_code == 422
     assert table.client.get(f"{table.url}/rounds/{10**30}").status_code == 404
+
+
+def test_a_decoder_failing_unexpectedly_is_still_a_4xx(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As when ultralytics has patched PIL.Image.open in the process: an unidentified file
+    # makes it import a module that is not there.
+    def patched_open(*args: object, **kwargs: object) -> None:
+        raise ModuleNotFoundError("No module named 'pi_heif'")
+
+    monkeypatch.setattr("PIL.Image.open", patched_open)
+    response = client.post(
+        "/api/v1/detect", files={"image": ("x.txt", b"plain text, not a photo", "text/plain")}
+    )
+    assert response.status_code == 415
+    assert "could not be decoded" in response.json()["detail"]
