@@ -352,25 +352,37 @@ async function writeFailed(error) {
   render();
 }
 
+// A change to the collection on screen when it was tapped. It runs after the writes
+// queued before it, with the version they left; if the phone has moved on to another
+// screen meanwhile, the change still lands, on the collection it was meant for.
 function collectionWrite(makeRequest) {
-  const { number, seat } = { number: app.collection.round, seat: app.collection.seat };
+  const { round: number, seat } = app.collection;
+  const shown = () => app.collection?.round === number && app.collection?.seat === seat;
   return write(async () => {
-    const result = await makeRequest(app.api, number, seat, app.collection.version);
-    app.collection = result;
-    render();
+    const current = shown() ? app.collection : await app.api.readCollection(number, seat);
+    const result = await makeRequest(app.api, current);
+    if (shown()) {
+      app.collection = result;
+      render();
+    }
+    return result;
   });
 }
 
 function correct(correction) {
-  return collectionWrite((api, number, seat, version) =>
-    api.correct(number, seat, { ...correction, version }),
+  return collectionWrite((api, c) =>
+    api.correct(c.round, c.seat, { ...correction, version: c.version }),
   );
 }
 
 function changeCount(key, delta) {
-  return collectionWrite((api, number, seat, version) => {
-    const value = Math.max(0, (app.collection.tally[key] || 0) + delta);
-    return api.correct(number, seat, { action: "set_counts", counts: { [key]: value }, version });
+  return collectionWrite((api, c) => {
+    const value = Math.max(0, (c.tally[key] || 0) + delta);
+    return api.correct(c.round, c.seat, {
+      action: "set_counts",
+      counts: { [key]: value },
+      version: c.version,
+    });
   });
 }
 
@@ -379,16 +391,20 @@ function useDetectedCount(key) {
 }
 
 function undo() {
-  return collectionWrite((api, number, seat, version) => api.undo(number, seat, version));
+  return collectionWrite((api, c) => api.undo(c.round, c.seat, c.version));
 }
 
 function confirmTally() {
-  const name = app.collection.player;
-  return write(async () => {
-    const c = app.collection;
-    app.collection = await app.api.confirm(c.round, c.seat, c.version);
+  const { player: name, round: number } = app.collection;
+  let confirmed = false;
+  return collectionWrite(async (api, c) => {
+    const result = await api.confirm(c.round, c.seat, c.version);
+    confirmed = true;
+    return result;
+  }).then(async () => {
+    if (!confirmed) return;
     toast(`${name}'s cards are confirmed.`, "info");
-    await go({ game: app.game.id, round: c.round });
+    if (app.route.round === number && app.route.seat) await go({ game: app.game.id, round: number });
   });
 }
 
