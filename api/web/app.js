@@ -208,9 +208,7 @@ async function load() {
   }
   app.loading += 1;
   app.generation += 1;
-  // Until the new screen is in, the old one takes no taps (they would act on it).
-  if (app.game) root.classList.add("navigating");
-  else root.replaceChildren(h("p", { class: "loading" }, "Loading the game…"));
+  if (!app.game) root.replaceChildren(h("p", { class: "loading" }, "Loading the game…"));
   try {
     const state = await fetchState(app.api, route);
     if (app.route !== route) return; // a newer navigation took over
@@ -233,7 +231,6 @@ async function load() {
   } finally {
     app.loading -= 1;
     app.generation += 1;
-    if (!app.loading) root.classList.remove("navigating");
   }
 }
 
@@ -352,37 +349,25 @@ async function writeFailed(error) {
   render();
 }
 
-// A change to the collection on screen when it was tapped. It runs after the writes
-// queued before it, with the version they left; if the phone has moved on to another
-// screen meanwhile, the change still lands, on the collection it was meant for.
 function collectionWrite(makeRequest) {
-  const { round: number, seat } = app.collection;
-  const shown = () => app.collection?.round === number && app.collection?.seat === seat;
+  const { number, seat } = { number: app.collection.round, seat: app.collection.seat };
   return write(async () => {
-    const current = shown() ? app.collection : await app.api.readCollection(number, seat);
-    const result = await makeRequest(app.api, current);
-    if (shown()) {
-      app.collection = result;
-      render();
-    }
-    return result;
+    const result = await makeRequest(app.api, number, seat, app.collection.version);
+    app.collection = result;
+    render();
   });
 }
 
 function correct(correction) {
-  return collectionWrite((api, c) =>
-    api.correct(c.round, c.seat, { ...correction, version: c.version }),
+  return collectionWrite((api, number, seat, version) =>
+    api.correct(number, seat, { ...correction, version }),
   );
 }
 
 function changeCount(key, delta) {
-  return collectionWrite((api, c) => {
-    const value = Math.max(0, (c.tally[key] || 0) + delta);
-    return api.correct(c.round, c.seat, {
-      action: "set_counts",
-      counts: { [key]: value },
-      version: c.version,
-    });
+  return collectionWrite((api, number, seat, version) => {
+    const value = Math.max(0, (app.collection.tally[key] || 0) + delta);
+    return api.correct(number, seat, { action: "set_counts", counts: { [key]: value }, version });
   });
 }
 
@@ -391,20 +376,16 @@ function useDetectedCount(key) {
 }
 
 function undo() {
-  return collectionWrite((api, c) => api.undo(c.round, c.seat, c.version));
+  return collectionWrite((api, number, seat, version) => api.undo(number, seat, version));
 }
 
 function confirmTally() {
-  const { player: name, round: number } = app.collection;
-  let confirmed = false;
-  return collectionWrite(async (api, c) => {
-    const result = await api.confirm(c.round, c.seat, c.version);
-    confirmed = true;
-    return result;
-  }).then(async () => {
-    if (!confirmed) return;
+  const name = app.collection.player;
+  return write(async () => {
+    const c = app.collection;
+    app.collection = await app.api.confirm(c.round, c.seat, c.version);
     toast(`${name}'s cards are confirmed.`, "info");
-    if (app.route.round === number && app.route.seat) await go({ game: app.game.id, round: number });
+    await go({ game: app.game.id, round: c.round });
   });
 }
 
