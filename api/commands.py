@@ -22,6 +22,29 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--weights", type=Path, help="detector weights (default: the shipped ones)")
     serve.set_defaults(handler=run_serve)
 
+    corrections = subparsers.add_parser(
+        "corrections",
+        help="turn the corrections made in review into training data",
+        description="Work with the photos people corrected and confirmed in review.",
+    )
+    actions = corrections.add_subparsers(dest="action", required=True, metavar="ACTION")
+    export = actions.add_parser(
+        "export",
+        help="write every confirmed photo with its corrected boxes as a YOLO dataset",
+        description="Write every confirmed photo with its corrected boxes (the detections "
+        "plus relabels, deletions and added boxes) as a YOLO dataset (data.yaml, images/, "
+        "labels/, tallies/ with the confirmed tallies; long side at most 1600 px). Confirmed "
+        "tallies the boxes cannot stand for (counters only, a box labelled as a whole stack, "
+        "boxes that read as another tally) are listed in DIR/skipped.json instead.",
+    )
+    export.add_argument("--out", type=Path, required=True, help="a new or empty folder")
+    export.add_argument(
+        "--since", help="only tallies confirmed at or after this ISO date or time (local time)"
+    )
+    export.add_argument("--data-dir", type=Path, help="photos and the SQLite database (./data)")
+    export.add_argument("--database-url", help="a SQLAlchemy URL instead of SQLite in the data dir")
+    export.set_defaults(handler=run_corrections_export)
+
 
 def settings_from(args: argparse.Namespace) -> Any:
     from api.settings import get_settings
@@ -39,3 +62,9 @@ def run_serve(args: argparse.Namespace) -> int:
     app = create_app(settings_from(args))
     uvicorn.run(app, host=args.host, port=args.port)
     return 0
+
+
+def run_corrections_export(args: argparse.Namespace) -> int:
+    from api.corrections import run_export
+
+    return run_export(args)
