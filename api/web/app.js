@@ -208,7 +208,9 @@ async function load() {
   }
   app.loading += 1;
   app.generation += 1;
-  if (!app.game) root.replaceChildren(h("p", { class: "loading" }, "Loading the game…"));
+  // Until the new screen is in, the old one takes no taps (they would act on it).
+  if (app.game) root.classList.add("navigating");
+  else root.replaceChildren(h("p", { class: "loading" }, "Loading the game…"));
   try {
     const state = await fetchState(app.api, route);
     if (app.route !== route) return; // a newer navigation took over
@@ -231,6 +233,7 @@ async function load() {
   } finally {
     app.loading -= 1;
     app.generation += 1;
+    if (!app.loading) root.classList.remove("navigating");
   }
 }
 
@@ -349,25 +352,37 @@ async function writeFailed(error) {
   render();
 }
 
+// A change to the collection on screen when it was tapped. It runs after the writes
+// queued before it, with the version they left; if the phone has moved on to another
+// screen meanwhile, the change still lands, on the collection it was meant for.
 function collectionWrite(makeRequest) {
-  const { number, seat } = { number: app.collection.round, seat: app.collection.seat };
+  const { round: number, seat } = app.collection;
+  const shown = () => app.collection?.round === number && app.collection?.seat === seat;
   return write(async () => {
-    const result = await makeRequest(app.api, number, seat, app.collection.version);
-    app.collection = result;
-    render();
+    const current = shown() ? app.collection : await app.api.readCollection(number, seat);
+    const result = await makeRequest(app.api, current);
+    if (shown()) {
+      app.collection = result;
+      render();
+    }
+    return result;
   });
 }
 
 function correct(correction) {
-  return collectionWrite((api, number, seat, version) =>
-    api.correct(number, seat, { ...correction, version }),
+  return collectionWrite((api, c) =>
+    api.correct(c.round, c.seat, { ...correction, version: c.version }),
   );
 }
 
 function changeCount(key, delta) {
-  return collectionWrite((api, number, seat, version) => {
-    const value = Math.max(0, (app.collection.tally[key] || 0) + delta);
-    return api.correct(number, seat, { action: "set_counts", counts: { [key]: value }, version });
+  return collectionWrite((api, c) => {
+    const value = Math.max(0, (c.tally[key] || 0) + delta);
+    return api.correct(c.round, c.seat, {
+      action: "set_counts",
+      counts: { [key]: value },
+      version: c.version,
+    });
   });
 }
 
@@ -376,24 +391,33 @@ function useDetectedCount(key) {
 }
 
 function undo() {
-  return collectionWrite((api, number, seat, version) => api.undo(number, seat, version));
+  return collectionWrite((api, c) => api.undo(c.round, c.seat, c.version));
 }
 
 function confirmTally() {
-  const name = app.collection.player;
+  const { player: name, round: number, seat } = app.collection;
+  const shown = () => app.collection?.round === number && app.collection?.seat === seat;
   return write(async () => {
-    const c = app.collection;
-    app.collection = await app.api.confirm(c.round, c.seat, c.version);
+    const current = shown() ? app.collection : await app.api.readCollection(number, seat);
+    const result = await app.api.confirm(number, seat, current.version);
     toast(`${name}'s cards are confirmed.`, "info");
-    await go({ game: app.game.id, round: c.round });
+    if (shown()) {
+      app.collection = result;
+      await go({ game: app.game.id, round: number });
+    }
   });
+}
+
+async function roundVersion(number) {
+  if (app.round?.number === number) return app.round.version;
+  return (await app.api.readRound(number)).version;
 }
 
 function recordRound(acceptProblems) {
   const number = app.round.number;
   return write(async () => {
     try {
-      app.round = await app.api.record(number, app.round.version, acceptProblems);
+      app.round = await app.api.record(number, await roundVersion(number), acceptProblems);
     } catch (error) {
       if (error instanceof ApiError && error.status === 422 && error.body?.problems) {
         app.recordProblems = { message: error.message, problems: error.body.problems };
@@ -411,7 +435,7 @@ function recordRound(acceptProblems) {
 function reopenRound() {
   const number = app.round.number;
   return write(async () => {
-    app.round = await app.api.reopen(number, app.round.version);
+    app.round = await app.api.reopen(number, await roundVersion(number));
     app.confirmReopen = false;
     toast(`Round ${number} is open for fixing. Record it again when it is right.`, "info");
     await go({ game: app.game.id, round: number }, { replace: true });

@@ -275,6 +275,8 @@ def test_a_whole_game_on_a_phone(server: Server, browser: Any, photos: list[list
 
     # Fix round 1 by tapping it: re-open, one more egg for Ben, record it again.
     page.get_by_test_id("round-tab-1").click()
+    idle(page)
+    assert "Round 1 of 3" in page.get_by_test_id("round-panel").inner_text()
     page.get_by_test_id("reopen").click()
     page.get_by_test_id("reopen-yes").click()
     idle(page)
@@ -421,7 +423,9 @@ def follow_on_another_phone(
     assert "#edit" not in page.url
     assert page.get_by_test_id("view-only").count() == 0
     page.get_by_test_id("round-tab-2").click()
-    page.get_by_test_id("reopen").wait_for()
+    idle(page)
+    assert "Round 2 of 3" in page.get_by_test_id("round-panel").inner_text()
+    assert page.get_by_test_id("reopen").is_visible()
     editor.close()
 
 
