@@ -40,7 +40,7 @@ def server(command: Sequence[str], port: int, env: dict[str, str]) -> Iterator[h
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 180
         while True:
             if process.poll() is not None:
                 output = process.stdout.read().decode() if process.stdout else ""
@@ -51,9 +51,9 @@ def server(command: Sequence[str], port: int, env: dict[str, str]) -> Iterator[h
             except httpx.TransportError:
                 pass
             if time.monotonic() > deadline:
-                pytest.fail("the server did not start within 60 s")
+                pytest.fail("the server did not start within 180 s")
             time.sleep(0.2)
-        with httpx.Client(base_url=base, timeout=30) as client:
+        with httpx.Client(base_url=base, timeout=120) as client:
             yield client
     finally:
         process.send_signal(signal.SIGTERM)
