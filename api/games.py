@@ -497,7 +497,7 @@ def upload_photo(
         kind=review.UPLOAD,
         payload={"photo": row.id, "sha256": digest},
         author=author,
-        before_commit=lambda: store.put_photo(data),
+        before_commit=lambda: store.put_photo(data, digest=digest),
     )
     return view_collection(game, collection)
 

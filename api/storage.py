@@ -48,9 +48,9 @@ class PhotoStore:
     def photo_path(self, sha256: str) -> Path:
         return self.photos / sha256[:2] / sha256
 
-    def put_photo(self, data: bytes) -> str:
-        """Store the bytes (once); return their sha256."""
-        digest = sha256_hex(data)
+    def put_photo(self, data: bytes, *, digest: str | None = None) -> str:
+        """Store the bytes (once); return their sha256 (`digest`, when already known)."""
+        digest = digest or sha256_hex(data)
         path = self.photo_path(digest)
         if not path.exists():
             _write_atomically(path, data)
