@@ -75,16 +75,24 @@ def main() -> None:
         p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
         return f"{name:<44} median {statistics.median(ms):7.1f} ms   p95 {p95:7.1f} ms"
 
-    print(f"{len(paths)} photos of 4032 px, {args.repeat} rounds, torch threads as ultralytics sets")
+    print(
+        f"{len(paths)} photos of 4032 px, {args.repeat} rounds, torch threads as ultralytics sets"
+    )
     print(row("fast path (decode + find + classify + tally)", fast))
     print(row("fast path, finding cards only", stage_one))
     print(row("YOLO(weights).predict(path)", baseline))
-    print(f"speed-up, full fast path vs plain predict: "
-          f"{statistics.median(baseline) / statistics.median(fast):.2f}x")
-    print(f"speed-up, card finding vs plain predict:   "
-          f"{statistics.median(baseline) / statistics.median(stage_one):.2f}x")
-    print(f"peak RSS with the fast path loaded: {fast_rss:.0f} MB; with ultralytics too: "
-          f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+    print(
+        f"speed-up, full fast path vs plain predict: "
+        f"{statistics.median(baseline) / statistics.median(fast):.2f}x"
+    )
+    print(
+        f"speed-up, card finding vs plain predict:   "
+        f"{statistics.median(baseline) / statistics.median(stage_one):.2f}x"
+    )
+    print(
+        f"peak RSS with the fast path loaded: {fast_rss:.0f} MB; with ultralytics too: "
+        f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB"
+    )
 
 
 if __name__ == "__main__":
