@@ -15,6 +15,8 @@ import functools
 import io
 import math
 import os
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -169,7 +171,7 @@ def _open_header(data: bytes) -> Image.Image:
     if data[4:8] == b"ftyp":
         _register_heif()
     try:
-        return Image.open(io.BytesIO(data))
+        return _pillow_open()(io.BytesIO(data))
     except Image.DecompressionBombError as error:
         # PIL refuses on its own beyond twice its MAX_IMAGE_PIXELS; same meaning as ours.
         raise PhotoError("too_many_pixels", f"the image has too many pixels: {error}") from None
@@ -286,3 +288,12 @@ def _shrink(image: np.ndarray, scale: float, min_long_side: int) -> tuple[np.nda
     size = (max(1, round(width / factor)), max(1, round(height / factor)))
     small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
     return small, scale * long_side / max(size)
+
+
+def _pillow_open() -> Callable[..., Image.Image]:
+    """Pillow's own Image.open. Importing ultralytics (training, evaluation, tests in the
+    same process) replaces it with a wrapper that tries to pip-install a HEIF plugin on any
+    file Pillow cannot identify; a photo that is not an image must stay a PhotoError."""
+    patches = sys.modules.get("ultralytics.utils.patches")
+    original = getattr(patches, "_image_open", None)
+    return original if callable(original) else Image.open
