@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from datasets.scene import MIN_VISIBLE, Scene, SceneCard
+from datasets.scene import MIN_VISIBLE, SLIVER, Scene, SceneCard
 from scoring.cards import CARD_KINDS, NIGIRI
 
 # A label box spans at least this share of its whole card's area. The layouts leave at
@@ -61,10 +61,12 @@ def test_every_box_lies_in_the_image_and_inside_its_card(scenes: list[Scene]) ->
             x1, y1, x2, y2 = card.box
             assert 0 <= x1 < x2 <= w and 0 <= y1 < y2 <= h, card.box
             # The box bounds visible pixels of this card, so it lies within the card's quad
-            # bounds (one pixel of anti-aliasing either way).
+            # bounds: two pixels either way, since bilinear warping of the face's own
+            # anti-aliased edge spreads alpha > 0.5 about one pixel past the quad, and a
+            # box ends one past its last pixel.
             lo, hi = card.quad.min(axis=0), card.quad.max(axis=0)
-            assert x1 >= lo[0] - 1.5 and y1 >= lo[1] - 1.5, (card.box, card.quad)
-            assert x2 <= hi[0] + 1.5 and y2 <= hi[1] + 1.5, (card.box, card.quad)
+            assert x1 >= lo[0] - 2 and y1 >= lo[1] - 2, (card.box, card.quad)
+            assert x2 <= hi[0] + 2 and y2 <= hi[1] + 2, (card.box, card.quad)
             # Whole cards are in the frame.
             assert (card.quad >= -0.5).all() and (card.quad[:, 0] <= w + 0.5).all()
             assert (card.quad[:, 1] <= h + 0.5).all()
@@ -117,7 +119,15 @@ def test_column_covered_cards_show_their_banner(scenes: list[Scene]) -> None:
             if i in under_a_nigiri or not _covered_by_a_later_pile(scene, i):
                 continue
             checked += 1
-            assert _box_holds(card, _band(card.quad, BANNER)), (scene.meta, card.kind, card.box)
+            # The box drops slivers thinner than datasets.scene.SLIVER of a card, which trims
+            # the tip of a turned card's corner by up to half that.
+            height = float(np.linalg.norm(card.quad[3] - card.quad[0]))
+            tolerance = 1.5 + SLIVER / 2 * height
+            assert _box_holds(card, _band(card.quad, BANNER), tolerance), (
+                scene.meta,
+                card.kind,
+                card.box,
+            )
             assert _banner_showing(scene, i, BANNER) > 0.97, (scene.meta, card.kind)
     assert checked >= 20, "too few covered column cards to say anything"
 
@@ -130,8 +140,11 @@ def test_a_wasabi_under_a_nigiri_shows_its_top(scenes: list[Scene]) -> None:
                 continue
             wasabi = scene.cards[card.on_wasabi]
             assert wasabi.visible > 0.1, (scene.meta, wasabi.visible)
-            # Whichever way it was shifted, the wasabi's top-left corner shows.
-            assert _box_holds(wasabi, wasabi.quad[:1]), (scene.meta, wasabi.box)
+            # Whichever way it was shifted, the wasabi's top-left corner shows (up to the
+            # tip the box's sliver trimming takes off a turned corner).
+            height = float(np.linalg.norm(wasabi.quad[3] - wasabi.quad[0]))
+            tolerance = 1.5 + SLIVER / 2 * height
+            assert _box_holds(wasabi, wasabi.quad[:1], tolerance), (scene.meta, wasabi.box)
 
 
 def test_stacks_pair_one_nigiri_with_an_earlier_wasabi_of_its_pile(scenes: list[Scene]) -> None:
@@ -175,4 +188,4 @@ def test_the_image_is_the_jpeg_as_decoded(scenes: list[Scene]) -> None:
         assert scene.image.dtype == np.uint8 and scene.image.ndim == 3
         assert scene.jpeg[:2] == b"\xff\xd8"
         decoded = cv2.imdecode(np.frombuffer(scene.jpeg, np.uint8), cv2.IMREAD_COLOR)
-        assert np.array_equal(decoded, scene.image)
+        assert decoded is not None and np.array_equal(decoded, scene.image)
