@@ -185,7 +185,8 @@ def _views(image: np.ndarray) -> list[np.ndarray]:
 
 
 def _otsu(values: np.ndarray) -> np.ndarray:
-    scaled = cv2.normalize(values, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8)
+    lo, hi = float(values.min()), float(values.max())
+    scaled = ((values - lo) * (255.0 / max(hi - lo, 1e-6))).astype(np.uint8)
     _, mask = cv2.threshold(scaled, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     return mask
 
@@ -273,8 +274,8 @@ def _card_shaped(quad: np.ndarray) -> bool:
     for i in range(4):
         a = quad[i - 1] - quad[i]
         b = quad[(i + 1) % 4] - quad[i]
-        cos = float(a @ b) / (np.linalg.norm(a) * np.linalg.norm(b))
-        if not 45 <= math.degrees(math.acos(max(-1.0, min(1.0, cos)))) <= 135:
+        cos = float(a @ b) / float(np.linalg.norm(a) * np.linalg.norm(b))
+        if not 45 <= math.degrees(math.acos(float(np.clip(cos, -1.0, 1.0)))) <= 135:
             return False
     return True
 

@@ -12,7 +12,7 @@ from api.cli import main
 from datasets.faces import render_face
 from datasets.yolo_format import read_split
 from scoring.cards import CARD_KINDS
-from tests.datasets.test_scans import photo_of_card
+from tests.datasets.test_scans import photo_of_card, read_png
 
 
 def test_faces_writes_k_faces_per_class(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -32,7 +32,7 @@ def test_faces_import_saves_the_next_face(
     for name in ("000.png", "001.png"):
         assert main(["faces", "import", str(photo), "--as", "squid", "--out", str(out)]) == 0
         assert f"saved squid face {out / 'squid' / name}" in capsys.readouterr().out
-    assert cv2.imread(str(out / "squid" / "001.png"), cv2.IMREAD_UNCHANGED).shape == face.shape
+    assert read_png(out / "squid" / "001.png").shape == face.shape
 
 
 @pytest.mark.parametrize(
@@ -116,7 +116,7 @@ def test_synth_writes_a_dataset(
     items = read_split(out, "train") + read_split(out, "val") + read_split(out, "test")
     assert len(items) == 3
     for item in items:
-        image = cv2.imread(str(item.image))
+        image = read_png(item.image)
         assert max(image.shape[:2]) == 320
         assert len(item.boxes) == item.truth["hand_size"]
 
@@ -141,8 +141,7 @@ def test_synth_preview_draws_a_contact_sheet(
     ]
     assert main(argv) == 0
     assert "wrote a preview of 3 images" in capsys.readouterr().out
-    image = cv2.imread(str(sheet))
-    assert image is not None
+    image = read_png(sheet)
     # Two columns of 480 px cells (ceil(sqrt(3)) = 2), two rows of cells with captions.
     assert image.shape[1] == 2 * 480 and image.shape[0] > 2 * 480
 

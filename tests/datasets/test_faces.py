@@ -4,19 +4,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 
 from datasets.faces import CARD_ASPECT, render_face
 from scoring.cards import CARD_KINDS
+from tests.datasets.test_scans import read_png
 
 
 def test_write_faces_writes_every_class_as_rgba_pngs(faces_dir: Path) -> None:
     for kind in CARD_KINDS:
         paths = sorted((faces_dir / kind).glob("*.png"))
         assert [p.name for p in paths] == ["000.png"]
-        face = cv2.imread(str(paths[0]), cv2.IMREAD_UNCHANGED)
+        face = read_png(paths[0])
         h, w, channels = face.shape
         assert channels == 4 and face.dtype == np.uint8
         assert h >= 600

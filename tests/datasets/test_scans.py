@@ -35,7 +35,7 @@ def photo_of_card(
     true corners in it (TL, TR, BR, BL of the card itself)."""
     rng = np.random.default_rng(seed)
     width, height = size
-    photo = surface(rng, height, width, table).astype(np.float32)
+    photo = surface(rng, height, width, table).astype(np.float64)
     card_h = 0.62 * height
     card_w = card_h * FACE_WIDTH / FACE_HEIGHT
     corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float) * [card_w / 2, card_h / 2]
@@ -49,14 +49,19 @@ def photo_of_card(
     src = np.array([[-0.5, -0.5], [fw - 0.5, -0.5], [fw - 0.5, fh - 0.5], [-0.5, fh - 0.5]])
     warp = cv2.getPerspectiveTransform(src.astype(np.float32), corners.astype(np.float32))
     card = cv2.warpPerspective(face, warp, (width, height), flags=cv2.INTER_LINEAR)
-    alpha = card[..., 3:].astype(np.float32) / 255
-    shadow = cv2.GaussianBlur(
-        cv2.warpAffine(alpha, np.float32([[1, 0, 6], [0, 1, 5]]), (width, height)), (0, 0), 5
-    )
+    alpha = card[..., 3:].astype(np.float64) / 255
+    offset = np.array([[1, 0, 6], [0, 1, 5]], np.float64)
+    shadow = cv2.GaussianBlur(cv2.warpAffine(alpha, offset, (width, height)), (0, 0), 5)
     photo *= 1 - 0.3 * shadow[..., None]
     photo = photo * (1 - alpha) + card[..., :3] * alpha
     photo = cv2.GaussianBlur(photo, (0, 0), 1.0) + rng.normal(0, 3.0, photo.shape)
     return np.clip(photo, 0, 255).astype(np.uint8), corners
+
+
+def read_png(path: Path) -> np.ndarray:
+    image = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+    assert image is not None, f"cannot read {path}"
+    return image
 
 
 def _jpeg(path: Path, image: np.ndarray) -> Path:
@@ -86,7 +91,7 @@ def test_an_imported_photo_gives_the_face_back(tmp_path: Path, table: str, turn:
 
     path = import_scan(_jpeg(tmp_path / "card.jpg", photo), "salmon", tmp_path / "faces")
     assert path == tmp_path / "faces" / "salmon" / "000.png"
-    imported = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+    imported = read_png(path)
     assert imported.shape == face.shape  # 616 px tall, 63:88, RGBA
     assert _mean_error(imported, face) < MAX_MEAN_ERROR
     # The threshold is tight enough to fail a face 1 % off, or another face of the class.
