@@ -71,6 +71,17 @@ def peak_rss_mib(images: int, size: int, workers: int) -> dict[str, float]:
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+def _high_water_mib() -> float:
+    """This process's peak resident memory. Linux keeps ru_maxrss across exec, so a child
+    started by a big parent would report the parent's peak; VmHWM belongs to the new image."""
+    try:
+        status = Path("/proc/self/status").read_text()
+    except OSError:
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    line = next(x for x in status.splitlines() if x.startswith("VmHWM:"))
+    return int(line.split()[1]) / 1024
+
+
 def _child(images: int, size: int, workers: int) -> None:
     from datasets.synth import write_dataset
 
@@ -78,7 +89,7 @@ def _child(images: int, size: int, workers: int) -> None:
         write_dataset(
             Path(folder), images=images, seed=1, size=size, workers=workers, progress=False
         )
-    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    own = _high_water_mib()
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     print(
         json.dumps({"images": images, "main_mib": round(own, 1), "worker_mib": round(children, 1)})
