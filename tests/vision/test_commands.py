@@ -1,0 +1,67 @@
+"""`sushigo detect`, `sushigo eval` through the real entry point and the shipped weights."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from api.cli import main
+from datasets.faces import FacePool
+from datasets.scene import make_scene
+from datasets.synth import write_dataset
+from scoring.cards import TALLY_KEYS
+
+
+@pytest.fixture(scope="module")
+def photo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    scene = make_scene(np.random.default_rng(2468), FacePool.rendered(5, per_kind=2), size=2016)
+    path = tmp_path_factory.mktemp("photo") / "collection.jpg"
+    path.write_bytes(scene.jpeg)
+    return path
+
+
+def test_detect_json_prints_the_api_body_and_annotates(
+    photo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "annotated.jpg"
+    assert main(["detect", str(photo), "--json", "--players", "3", "--annotate", str(out)]) == 0
+    body = json.loads(capsys.readouterr().out)
+    assert set(body) == {"tally", "cards", "detections", "warnings"}
+    assert list(body["tally"]) == list(TALLY_KEYS)
+    assert body["cards"] == sum(body["tally"].values()) + sum(
+        body["tally"][k] for k in ("egg_on_wasabi", "salmon_on_wasabi", "squid_on_wasabi")
+    )
+    # Boxes are in the photo's own pixels (2016 px), not the reduced decode's.
+    assert max(d["box"][2] for d in body["detections"]) > 1008
+    annotated = cv2.imread(str(out))
+    assert annotated is not None and max(annotated.shape[:2]) >= 1000
+
+
+def test_detect_names_a_missing_or_unreadable_photo(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["detect", str(tmp_path / "nope.jpg")]) == 2
+    assert "no such photo" in capsys.readouterr().err
+    text = tmp_path / "notes.jpg"
+    text.write_text("not a photo")
+    assert main(["detect", str(text)]) == 2
+    assert "error" in capsys.readouterr().err
+
+
+def test_eval_reports_exact_tallies_and_writes_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = write_dataset(tmp_path / "data", images=4, seed=77, size=960, workers=1, progress=False)
+    assert (
+        main(["eval", "--data", str(data), "--split", "all", "--json", str(tmp_path / "r.json")])
+        == 0
+    )
+    printed = capsys.readouterr().out
+    assert "exact" in printed and "confusion" in printed
+    summary = json.loads((tmp_path / "r.json").read_text())
+    assert summary["subsets"]["all"]["photos"] == 4
+    assert 0.0 <= summary["subsets"]["all"]["exact_tally"] <= 1.0
