@@ -110,7 +110,7 @@ def make_scene(
     fit = np.array([[scale, 0, off_x], [0, scale, off_y], [0, 0, 1]])
     homography = fit @ h_cam  # table mm -> image px
 
-    image = _table(rng, homography, width, height, _apply(homography, corners))
+    image, clutter = _table(rng, homography, width, height, _apply(homography, corners))
     label_map = np.zeros((height, width), np.int16)
     full_area: list[float] = []
     quads: list[np.ndarray] = []
@@ -121,6 +121,7 @@ def make_scene(
 
     cards = _labels(placed, quads, label_map, full_area)
     image, meta = _photograph(image, rng)
+    meta["clutter"] = clutter
     meta.update(
         tilt=round(abs(tilt), 1),
         yaw=round(yaw, 1),
@@ -149,8 +150,9 @@ def _table(
     width: int,
     height: int,
     card_points: np.ndarray,
-) -> np.ndarray:
-    """The table surface under the whole frame, drawn flat and seen through the camera."""
+) -> tuple[np.ndarray, list[dict[str, Any]]]:
+    """The table surface under the whole frame, drawn flat and seen through the camera,
+    and the clutter on it with its box in the image."""
     inverse = np.linalg.inv(homography)
     frame = np.array([[0, 0], [width, 0], [width, height], [0, height]], float)
     region = _apply(inverse, frame)
@@ -164,11 +166,19 @@ def _table(
     cards_tex = _apply(to_texture @ inverse, card_points)
     margin = 20 * ppm
     keep_out = (*(cards_tex.min(0) - margin), *(cards_tex.max(0) + margin))
-    draw_clutter(texture, rng, ppm, keep_out)  # type: ignore[arg-type]
+    drawn = draw_clutter(texture, rng, ppm, keep_out)  # type: ignore[arg-type]
     warp = homography @ np.linalg.inv(to_texture)
-    return cv2.warpPerspective(
+    clutter = []
+    for what, (x1, y1, x2, y2) in drawn:
+        seen = _apply(warp, np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]], float))
+        lo_px = np.clip(seen.min(0), 0, [width, height])
+        hi_px = np.clip(seen.max(0), 0, [width, height])
+        if (hi_px - lo_px).min() > 4:
+            clutter.append({"what": what, "box": [round(float(v), 1) for v in (*lo_px, *hi_px)]})
+    image = cv2.warpPerspective(
         texture, warp, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
     )
+    return image, clutter
 
 
 def _paste(

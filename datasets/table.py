@@ -86,11 +86,14 @@ def draw_clutter(
     rng: np.random.Generator,
     ppm: float,
     keep_out: tuple[float, float, float, float],
-) -> list[str]:
-    """Draw 0-4 objects that are not collection cards, outside `keep_out` (px box)."""
+) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """Draw 0-4 objects that are not collection cards, outside `keep_out` (px box).
+
+    Returns what was drawn with the square (x1, y1, x2, y2, px) it was drawn in, so that
+    training can show the classifier these as "not a card"."""
     h, w = img.shape[:2]
     kx0, ky0, kx1, ky1 = keep_out
-    drawn: list[str] = []
+    drawn: list[tuple[str, tuple[float, float, float, float]]] = []
     for _ in range(int(rng.integers(0, 5))):
         what = str(rng.choice(["draw_pile", "cup", "coins", "pencil", "score_sheet"]))
         size = {"draw_pile": 95, "cup": 90, "coins": 40, "pencil": 170, "score_sheet": 210}[
@@ -186,5 +189,6 @@ def draw_clutter(
                     max(1, int(ppm)),
                     cv2.LINE_AA,
                 )
-        drawn.append(what)
+        half = size / 2
+        drawn.append((what, (cx - half, cy - half, cx + half, cy + half)))
     return drawn

@@ -139,6 +139,11 @@ def crops_from_dataset(
                 chosen.append(cand)
                 chosen_labels.append(NONE_ID)
                 accepted += 1
+        # Clutter the generator drew (draw pile, cup, score sheet...): the finder fires on
+        # card-like things, and the classifier must call them "none".
+        for thing in item.truth.get("meta", {}).get("clutter", []):
+            chosen.append(_jitter_box(np.array(thing["box"], float), rng, 0.08))
+            chosen_labels.append(NONE_ID)
         crops.append(crop_boxes(image, np.array(chosen)))
         labels.extend(chosen_labels)
     return CropSet(np.concatenate(crops), np.array(labels, np.int64))
