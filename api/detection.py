@@ -21,14 +21,8 @@ import numpy as np
 from api.errors import DetectorUnavailable
 from vision.detections import Detections
 from vision.labels import DETECTOR_LABELS
-from vision.photo import Photo
 
 Detector = Callable[[np.ndarray], Detections]
-
-
-def detect_photo(detector: Detector, photo: Photo) -> Detections:
-    """Detections of a decoded photo, with boxes in the original (upright) photo's pixels."""
-    return detector(photo.image).scaled(photo.scale)
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session, object_session, selectinload
 from sqlalchemy.orm.attributes import set_committed_value
 
 from api import review
-from api.detection import Detector, detect_photo
+from api.detection import Detector
 from api.errors import (
     Conflict,
     MissingToken,
@@ -44,6 +44,7 @@ from scoring import (
     score_game,
     score_round,
 )
+from vision.pipeline import detect_photo
 
 ROUND_OPEN = "open"
 ROUND_RECORDED = "recorded"
@@ -470,7 +471,7 @@ def upload_photo(
     session.commit()  # end the transaction: nothing is held during detection
 
     photo = decode_photo(data, max_bytes=limits.max_bytes, max_pixels=limits.max_pixels)
-    detections = detect_photo(detector, photo)
+    detections = detect_photo(photo, detector)
     width, height = photo.original_size
     records = detections.to_records()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -94,9 +95,7 @@ def run_detect(args: argparse.Namespace) -> int:
         from vision.annotate import annotate, encode_jpeg
 
         # Boxes are in the original photo's pixels; draw on the decoded image.
-        shown = type(reading)(
-            **{**reading.__dict__, "detections": reading.detections.scaled(1 / photo.scale)}
-        )
+        shown = dataclasses.replace(reading, detections=reading.detections.scaled(1 / photo.scale))
         args.annotate.write_bytes(encode_jpeg(annotate(photo.image, shown)))
     if args.json:
         json.dump(reading.to_json(), sys.stdout)

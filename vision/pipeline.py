@@ -13,6 +13,11 @@ from vision.reading import Reading, read_tally
 Detector = Callable[[np.ndarray], Detections]
 
 
+def detect_photo(photo: Photo, detector: Detector) -> Detections:
+    """Detections of a decoded photo, with boxes in the original (upright) photo's pixels."""
+    return detector(photo.image).scaled(photo.scale)
+
+
 def read_photo(photo: Photo, detector: Detector, *, players: int | None = None) -> Reading:
     """The reading of a decoded photo, with boxes in the original photo's pixels."""
-    return read_tally(detector(photo.image).scaled(photo.scale), players=players)
+    return read_tally(detect_photo(photo, detector), players=players)

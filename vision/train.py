@@ -37,11 +37,12 @@ def _offline() -> None:
     os.environ.setdefault("YOLO_VERBOSE", "True")
 
 
-def _log_to(path: Path) -> None:
+def _log_to(path: Path) -> logging.Handler:
     path.parent.mkdir(parents=True, exist_ok=True)
     handler = logging.FileHandler(path)
     handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
     logging.getLogger("ultralytics").addHandler(handler)
+    return handler
 
 
 def train_detector(cfg: DetectorTraining, *, resume: bool = False) -> Path:
@@ -61,7 +62,7 @@ def train_detector(cfg: DetectorTraining, *, resume: bool = False) -> Path:
 
     run_dir = cfg.out.resolve()
     last = run_dir / "weights" / "last.pt"
-    _log_to(run_dir.parent / f"{run_dir.name}.log")
+    log = _log_to(run_dir.parent / f"{run_dir.name}.log")
     if resume and last.exists():
         overrides = {"resume": str(last)}
     else:
@@ -97,7 +98,12 @@ def train_detector(cfg: DetectorTraining, *, resume: bool = False) -> Path:
             patience=100,
         )
     trainer = Trainer(overrides=overrides)
-    trainer.train()
+    try:
+        trainer.train()
+    finally:
+        # A later run in the same process (fine-tuning after training) logs to its own file.
+        logging.getLogger("ultralytics").removeHandler(log)
+        log.close()
     best = Path(trainer.best)
     return best if best.exists() else Path(trainer.last)
 
