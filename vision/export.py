@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from vision.detector import MODEL_CARD
+from vision.detector import DETECTION_CONF, MODEL_CARD, NMS_IOU
 
 
 def export_detector(pt: Path, folder: Path, *, imgsz: int) -> Path:
@@ -33,7 +33,9 @@ def export_detector(pt: Path, folder: Path, *, imgsz: int) -> Path:
             imgsz=imgsz,
             opset=17,
             simplify=False,
-            dynamic=False,
+            # Dynamic shapes: photos run letterboxed to a multiple of the stride, not
+            # padded to a square (vision/README.md, Speed).
+            dynamic=True,
             device="cpu",
             verbose=False,
         )
@@ -48,8 +50,8 @@ def write_model_card(
     folder: Path,
     *,
     imgsz: int,
-    conf: float = 0.25,
-    iou: float = 0.7,
+    conf: float = DETECTION_CONF,
+    iou: float = NMS_IOU,
     metrics: dict[str, Any] | None = None,
     notes: str = "",
 ) -> Path:

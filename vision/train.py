@@ -66,6 +66,7 @@ def train_detector(cfg: DetectorTraining, *, resume: bool = False) -> Path:
     if resume and last.exists():
         overrides = {"resume": str(last)}
     else:
+        finetune = str(cfg.model).endswith(".pt")
         overrides = dict(
             model=str(cfg.model),
             data=str(cfg.data.resolve()),
@@ -76,14 +77,15 @@ def train_detector(cfg: DetectorTraining, *, resume: bool = False) -> Path:
             device="cpu",
             # From a YAML: from scratch. From a .pt: ultralytics drops the checkpoint's
             # weights unless pretrained is true (fine-tuning starts from them).
-            pretrained=str(cfg.model).endswith(".pt"),
+            pretrained=finetune,
             amp=False,
             plots=False,
             single_cls=True,
             fliplr=0.0,
             mosaic=cfg.mosaic,
             close_mosaic=max(1, cfg.epochs // 5),
-            warmup_epochs=1.0,
+            # Warm-up exists for random weights; from a checkpoint it only costs an epoch.
+            warmup_epochs=0.0 if finetune else 1.0,
             degrees=0.0,
             scale=0.3,
             translate=0.1,

@@ -48,15 +48,9 @@ def test_fast_path_matches_ultralytics_predict(scenes: list) -> None:
     for scene in scenes[:5]:
         image = load_photo(scene.jpeg).image
         ours, our_scores = detector.find_cards(image)
-        # rect=False: the same square letterbox as the fast path (predict defaults to rect).
+        # predict's defaults (rect: padded to a multiple of the stride, as the fast path).
         result = model.predict(
-            image,
-            imgsz=info.imgsz,
-            conf=info.conf,
-            iou=info.iou,
-            rect=False,
-            device="cpu",
-            verbose=False,
+            image, imgsz=info.imgsz, conf=info.conf, iou=info.iou, device="cpu", verbose=False
         )[0]
         theirs = result.boxes.xyxy.numpy()
         their_scores = result.boxes.conf.numpy()
@@ -64,6 +58,21 @@ def test_fast_path_matches_ultralytics_predict(scenes: list) -> None:
         order_ours, order_theirs = np.argsort(-our_scores), np.argsort(-their_scores)
         np.testing.assert_allclose(ours[order_ours], theirs[order_theirs], atol=1.0)
         np.testing.assert_allclose(our_scores[order_ours], their_scores[order_theirs], atol=2e-3)
+
+
+def test_letterbox_with_a_stride_pads_each_side_to_a_multiple_of_it() -> None:
+    image = np.zeros((300, 400, 3), np.uint8)
+    padded, r, (left, top) = letterbox(image, 416, stride=32)
+    assert padded.shape == (320, 416, 3)  # 312 rows rounded up to 320, not 416
+    assert r == pytest.approx(416 / 400)
+    assert left == 0 and top == 4
+
+
+def test_shipped_finder_runs_photos_at_their_own_aspect() -> None:
+    detector = load_detector()
+    assert detector.stride == 32  # exported with dynamic shapes
+    boxes, _ = detector.find_cards(np.full((480, 960, 3), 90, np.uint8))  # run at 640 x 320
+    assert boxes.shape[1] == 4
 
 
 def test_letterbox_pads_to_a_square_keeping_aspect() -> None:
