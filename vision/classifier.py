@@ -59,7 +59,7 @@ def to_input(crops: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(crops[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
 
 
-def build_network() -> torch.nn.Module:
+def build_network(classes: int = len(CLASSES)) -> torch.nn.Module:
     import torch
     from torch import nn
 
@@ -86,7 +86,7 @@ def build_network() -> torch.nn.Module:
             # card's strip also shows the next card's banner at its bottom), so the head
             # keeps where things are.
             self.squeeze = nn.Sequential(nn.Conv2d(160, 32, 1), nn.ReLU(inplace=True))
-            self.head = nn.Sequential(nn.Dropout(0.2), nn.Linear(32 * 6 * 6, len(CLASSES)))
+            self.head = nn.Sequential(nn.Dropout(0.2), nn.Linear(32 * 6 * 6, classes))
 
         def forward(self, x: torch.Tensor) -> torch.Tensor:
             return self.head(torch.flatten(self.squeeze(self.features(x)), 1))
@@ -103,7 +103,7 @@ class CropSet:
     labels: np.ndarray  # (N,) int64
 
 
-def _jitter_box(box: np.ndarray, rng: np.random.Generator, amount: float) -> np.ndarray:
+def jitter_box(box: np.ndarray, rng: np.random.Generator, amount: float) -> np.ndarray:
     x1, y1, x2, y2 = box
     bw, bh = x2 - x1, y2 - y1
     d = rng.uniform(-amount, amount, 4) * np.array([bw, bh, bw, bh])
@@ -124,7 +124,7 @@ def crops_from_dataset(
         image = cv2.imread(str(item.image))
         h, w = image.shape[:2]
         boxes = np.array([b[1:] for b in item.boxes], float)
-        chosen = [_jitter_box(box, rng, 0.08) for box in boxes for _ in range(per_card)]
+        chosen = [jitter_box(box, rng, 0.08) for box in boxes for _ in range(per_card)]
         chosen_labels = [kind_id[b[0]] for b in item.boxes for _ in range(per_card)]
         # Non-cards: boxes of a card's size that overlap no card much.
         sizes = boxes[:, 2:] - boxes[:, :2] if len(boxes) else np.array([[w / 8, h / 8]])
@@ -142,7 +142,7 @@ def crops_from_dataset(
         # Clutter the generator drew (draw pile, cup, score sheet...): the finder fires on
         # card-like things, and the classifier must call them "none".
         for thing in item.truth.get("meta", {}).get("clutter", []):
-            chosen.append(_jitter_box(np.array(thing["box"], float), rng, 0.08))
+            chosen.append(jitter_box(np.array(thing["box"], float), rng, 0.08))
             chosen_labels.append(NONE_ID)
         crops.append(crop_boxes(image, np.array(chosen)))
         labels.extend(chosen_labels)
@@ -183,6 +183,7 @@ def train_classifier(
     log: Any = print,
     init: Path | None = None,
     lr: float = 3e-3,
+    classes: int = len(CLASSES),
 ) -> tuple[Any, float]:
     """Train the classifier (from `init`, a saved state dict, when given); returns
     (network, best validation accuracy)."""
@@ -191,7 +192,7 @@ def train_classifier(
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
     rng = np.random.default_rng(seed)
-    net = build_network()
+    net = build_network(classes)
     if init is not None:
         net.load_state_dict(torch.load(init, map_location="cpu", weights_only=True))
     steps = epochs * int(np.ceil(len(train.labels) / batch))
@@ -233,7 +234,7 @@ def predict_logits(net: Any, crops: np.ndarray, batch: int = 256) -> np.ndarray:
     with torch.no_grad():
         for start in range(0, len(crops), batch):
             outs.append(net(torch.from_numpy(to_input(crops[start : start + batch]))).numpy())
-    return np.concatenate(outs) if outs else np.zeros((0, len(CLASSES)), np.float32)
+    return np.concatenate(outs) if outs else np.zeros((0, net.head[-1].out_features), np.float32)
 
 
 def accuracy(net: Any, data: CropSet) -> float:

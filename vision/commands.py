@@ -27,25 +27,30 @@ def register(subparsers: Any) -> None:
     detect.add_argument("--weights", type=Path, help="weights folder (default: the shipped one)")
     detect.set_defaults(handler=run_detect)
 
-    train = subparsers.add_parser("train", help="train the detector and the card classifier")
+    train = subparsers.add_parser(
+        "train", help="train the card finder, the card classifier and the stack check"
+    )
     train.add_argument(
         "--data",
         type=Path,
         required=True,
         help="a dataset from `sushigo synth` (DIR with data.yaml)",
     )
-    train.add_argument("--stage", choices=("both", "detector", "classifier"), default="both")
+    train.add_argument(
+        "--stage", choices=("all", "detector", "classifier", "stack-check"), default="all"
+    )
     train.add_argument("--out", type=Path, default=Path("runs/train"), help="run folder")
     train.add_argument("--epochs", type=int, default=15, help="detector epochs (15)")
     train.add_argument("--classifier-epochs", type=int, default=12)
-    train.add_argument("--imgsz", type=int, default=416, help="detector input size (416)")
+    train.add_argument("--stack-check-epochs", type=int, default=8)
+    train.add_argument("--imgsz", type=int, default=640, help="detector input size (640)")
     train.add_argument("--batch", type=int, default=16)
     train.add_argument("--threads", type=int, default=2, help="torch threads (2)")
     train.add_argument("--fraction", type=float, default=1.0, help="share of the dataset to use")
     train.add_argument(
         "--classifier-data",
         type=Path,
-        help="dataset for classifier crops (default: --data); larger images help",
+        help="dataset for classifier and stack check crops (default: --data); larger images help",
     )
     train.add_argument("--resume", action="store_true", help="continue the run in --out")
     train.add_argument(
@@ -109,7 +114,12 @@ def run_detect(args: argparse.Namespace) -> int:
 
 
 def run_train(args: argparse.Namespace) -> int:
-    from vision.train import DetectorTraining, train_classifier_run, train_detector
+    from vision.train import (
+        DetectorTraining,
+        train_classifier_run,
+        train_detector,
+        train_stack_check_run,
+    )
 
     if args.finetune:
         return run_finetune(args)
@@ -117,7 +127,7 @@ def run_train(args: argparse.Namespace) -> int:
     if not data_yaml.is_file():
         raise FileNotFoundError(f"{data_yaml} not found: make a dataset with `sushigo synth`")
     pt = None
-    if args.stage in ("both", "detector"):
+    if args.stage in ("all", "detector"):
         cfg = DetectorTraining(
             data=data_yaml,
             out=args.out / "detector",
@@ -130,7 +140,7 @@ def run_train(args: argparse.Namespace) -> int:
         pt = train_detector(cfg, resume=args.resume)
         print(f"detector weights: {pt}")
     onnx = None
-    if args.stage in ("both", "classifier"):
+    if args.stage in ("all", "classifier"):
         onnx = train_classifier_run(
             args.classifier_data or args.data,
             args.out / "classifier",
@@ -138,16 +148,31 @@ def run_train(args: argparse.Namespace) -> int:
             threads=args.threads,
         )
         print(f"classifier: {onnx}")
+    stack_check = None
+    if args.stage in ("all", "stack-check"):
+        stack_check = train_stack_check_run(
+            args.classifier_data or args.data,
+            args.out / "stack_check",
+            epochs=args.stack_check_epochs,
+            threads=args.threads,
+        )
+        print(f"stack check: {stack_check}")
     if args.ship:
         from vision.train import ship_models
 
-        ship_models(args.ship, detector_pt=pt, classifier_onnx=onnx, imgsz=args.imgsz)
+        ship_models(
+            args.ship,
+            detector_pt=pt,
+            classifier_onnx=onnx,
+            imgsz=args.imgsz,
+            stack_check_onnx=stack_check,
+        )
         print(f"shipped into {args.ship}")
     return 0
 
 
 def run_finetune(args: argparse.Namespace) -> int:
-    from vision.detector import default_weights
+    from vision.detector import default_weights, model_info
     from vision.finetune import Finetuning, finetune, format_comparison
 
     if not args.data.is_dir():
@@ -174,6 +199,7 @@ def run_finetune(args: argparse.Namespace) -> int:
             detector_pt=weights / "detector.pt",
             classifier_onnx=weights / "classifier.onnx",
             imgsz=args.imgsz,
+            stack_check_onnx=model_info(weights).stack_check,
         )
         print(f"shipped into {args.ship}")
     return 0

@@ -19,9 +19,11 @@ from typing import Any
 import cv2
 import numpy as np
 
+from scoring.cards import NIGIRI, STACKS
 from vision.classifier import CLASSES, NONE_ID, crop_boxes, to_input
 from vision.detections import Detections
 from vision.labels import LABEL_ID
+from vision.stack_check import MIN_PROBABILITY, ON_WASABI, context_crops
 
 WEIGHTS_DIR = Path(__file__).parent / "weights"
 MODEL_CARD = "model.json"  # metadata beside the weights: files, image size, when trained
@@ -34,6 +36,11 @@ DETECTION_CONF = 0.25
 
 # Classifier index -> label id (LABELS follows TALLY_KEYS, the classifier CARD_KINDS).
 _CLASS_TO_LABEL = np.array([LABEL_ID.get(name, -1) for name in CLASSES], np.int64)
+# A nigiri's label id, and the label id of the same nigiri on a wasabi.
+_NIGIRI_IDS = np.array([LABEL_ID[n] for n in NIGIRI], np.int64)
+_STACK_OF = np.arange(len(LABEL_ID), dtype=np.int64)
+for _stack, _nigiri in STACKS.items():
+    _STACK_OF[LABEL_ID[_nigiri]] = LABEL_ID[_stack]
 
 
 @dataclass(frozen=True)
@@ -41,6 +48,7 @@ class ModelInfo:
     folder: Path
     detector: Path
     classifier: Path
+    stack_check: Path | None  # optional: older weights folders have none
     imgsz: int
     conf: float
     iou: float
@@ -56,6 +64,7 @@ class ModelInfo:
             folder=folder,
             detector=folder / meta["detector"],
             classifier=folder / meta["classifier"],
+            stack_check=folder / meta["stack_check"] if meta.get("stack_check") else None,
             imgsz=int(meta["imgsz"]),
             conf=float(meta.get("conf", DETECTION_CONF)),
             iou=float(meta.get("iou", NMS_IOU)),
@@ -68,6 +77,11 @@ class ModelInfo:
             "folder": str(self.folder),
             "detector": {"file": self.detector.name, "sha256": _sha256(self.detector)},
             "classifier": {"file": self.classifier.name, "sha256": _sha256(self.classifier)},
+            "stack_check": (
+                {"file": self.stack_check.name, "sha256": _sha256(self.stack_check)}
+                if self.stack_check
+                else None
+            ),
             "classes": list(CLASSES[:NONE_ID]),
             "imgsz": self.imgsz,
             "trained": self.meta.get("trained"),
@@ -158,6 +172,11 @@ class CardDetector:
         self._det_input = self._detector.get_inputs()[0].name
         self.stride = _dynamic_stride(self._detector)
         self._cls_input = self._classifier.get_inputs()[0].name
+        self._stack_check = (
+            ort.InferenceSession(str(info.stack_check), options, providers=providers)
+            if info.stack_check
+            else None
+        )
         self._lock = threading.Lock()  # sessions are thread-safe; the lock bounds CPU use
 
     def find_cards(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -188,6 +207,18 @@ class CardDetector:
         e = np.exp(logits - logits.max(1, keepdims=True))
         return (e / e.sum(1, keepdims=True)).astype(np.float32)
 
+    def on_wasabi(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """The stack check: for each nigiri box, the probability that a wasabi lies under
+        it (vision/stack_check.py). Zeros when these weights have no stack check."""
+        if self._stack_check is None or not len(boxes):
+            return np.zeros(len(boxes), np.float32)
+        with self._lock:
+            (logits,) = self._stack_check.run(
+                None, {"crops": to_input(context_crops(image, boxes))}
+            )
+        e = np.exp(logits - logits.max(1, keepdims=True))
+        return (e[:, ON_WASABI] / e.sum(1)).astype(np.float32)
+
     def __call__(self, image: np.ndarray) -> Detections:
         boxes, scores = self.find_cards(image)
         probs = self.classify(image, boxes)
@@ -197,7 +228,11 @@ class CardDetector:
         card = kind != NONE_ID
         # The confidence a reviewer sees: that it is a card, and that it is this kind.
         confidence = scores * probs[np.arange(len(kind)), kind]
-        return Detections(boxes[card], confidence[card], _CLASS_TO_LABEL[kind[card]])
+        boxes, confidence, labels = boxes[card], confidence[card], _CLASS_TO_LABEL[kind[card]]
+        nigiri = np.flatnonzero(np.isin(labels, _NIGIRI_IDS))
+        stacked = nigiri[self.on_wasabi(image, boxes[nigiri]) >= MIN_PROBABILITY]
+        labels[stacked] = _STACK_OF[labels[stacked]]
+        return Detections(boxes, confidence, labels)
 
 
 def _dynamic_stride(session: Any) -> int | None:

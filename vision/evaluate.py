@@ -238,8 +238,12 @@ def _ap(tp: np.ndarray, n_gt: int) -> float:
 def format_report(summary: dict[str, Any]) -> str:
     lines = ["subset            photos  exact   stacks  maki    score"]
     for name, row in summary["subsets"].items():
-        figures = (row["exact_tally"], row["stacks_right"], row["maki_icons_right"],
-                   row["round_score_right"])
+        figures = (
+            row["exact_tally"],
+            row["stacks_right"],
+            row["maki_icons_right"],
+            row["round_score_right"],
+        )
         lines.append(f"{name:<17} {row['photos']:>6}  " + "   ".join(f"{v:.3f}" for v in figures))
     lines.append("")
     lines.append("category          wrong  over  under")

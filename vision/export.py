@@ -61,6 +61,8 @@ def write_model_card(
         "detector": "detector.onnx",
         "detector_checkpoint": "detector.pt",
         "classifier": "classifier.onnx",
+        # Optional (vision/stack_check.py): a folder trained before it existed has none.
+        "stack_check": "stack_check.onnx" if (folder / "stack_check.onnx").exists() else None,
         "imgsz": imgsz,
         "conf": conf,
         "iou": iou,

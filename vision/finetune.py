@@ -29,7 +29,7 @@ class Finetuning:
     holdout: float = 0.2  # share of the real photos kept for the before/after figures
     epochs: int = 5
     classifier_epochs: int = 4
-    imgsz: int = 416
+    imgsz: int = 640
     threads: int = 2
     seed: int = 0
 
@@ -99,7 +99,14 @@ def finetune(cfg: Finetuning) -> dict[str, Any]:
         lr=1e-3,
     )
     weights = cfg.out / "weights"
-    ship_models(weights, detector_pt=pt, classifier_onnx=onnx, imgsz=cfg.imgsz)
+    # Corrections say nothing about what lies under a card: the stack check is kept.
+    ship_models(
+        weights,
+        detector_pt=pt,
+        classifier_onnx=onnx,
+        imgsz=cfg.imgsz,
+        stack_check_onnx=start.stack_check,
+    )
     after = evaluate(data, load_detector(weights), split="test").summary()
     return {
         "weights": str(weights),

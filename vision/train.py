@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import os
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,7 +23,7 @@ class DetectorTraining:
     data: Path  # a data.yaml written by `sushigo synth`
     out: Path = Path("runs/detector")
     model: Path = DEFAULT_DETECTOR_YAML  # a YAML (from scratch) or a .pt (fine-tune)
-    imgsz: int = 416
+    imgsz: int = 640
     epochs: int = 15
     batch: int = 16
     threads: int = 2
@@ -110,6 +111,18 @@ def train_detector(cfg: DetectorTraining, *, resume: bool = False) -> Path:
     return best if best.exists() else Path(trainer.last)
 
 
+def _run_log(out: Path) -> Callable[[str], None]:
+    out.mkdir(parents=True, exist_ok=True)
+    log_path = out / "train.log"
+
+    def log(line: str) -> None:
+        print(line, flush=True)
+        with log_path.open("a") as f:
+            f.write(line + "\n")
+
+    return log
+
+
 def train_classifier_run(
     data: Path,
     out: Path,
@@ -123,14 +136,7 @@ def train_classifier_run(
     """Crops from a synth dataset -> trained classifier -> out/classifier.onnx (+ .pt)."""
     from vision.classifier import crops_from_dataset, export_onnx, train_classifier
 
-    out.mkdir(parents=True, exist_ok=True)
-    log_path = out / "train.log"
-
-    def log(line: str) -> None:
-        print(line, flush=True)
-        with log_path.open("a") as f:
-            f.write(line + "\n")
-
+    log = _run_log(out)
     train = crops_from_dataset(data, "train", seed=seed)
     val = crops_from_dataset(data, "val", seed=seed + 1)
     log(f"classifier crops: {len(train.labels)} train, {len(val.labels)} val")
@@ -141,8 +147,40 @@ def train_classifier_run(
     return export_onnx(net, out / "classifier.onnx")
 
 
+def train_stack_check_run(
+    data: Path, out: Path, *, epochs: int = 8, threads: int = 2, seed: int = 0
+) -> Path:
+    """Nigiri context crops from a synth dataset -> the stack check -> out/stack_check.onnx."""
+    from vision.classifier import CropSet, export_onnx, train_classifier
+    from vision.stack_check import stack_crops_from_dataset
+
+    log = _run_log(out)
+    train = stack_crops_from_dataset(data, "train", seed=seed)
+    val = stack_crops_from_dataset(data, "val", seed=seed + 1)
+    log(
+        f"stack check crops: {len(train.labels)} train ({int(train.labels.sum())} on wasabi), "
+        f"{len(val.labels)} val"
+    )
+    net, acc = train_classifier(
+        CropSet(train.crops, train.labels),
+        val,
+        epochs=epochs,
+        threads=threads,
+        seed=seed,
+        log=log,
+        classes=2,
+    )
+    log(f"stack check best val accuracy {acc:.4f}")
+    return export_onnx(net, out / "stack_check.onnx")
+
+
 def ship_models(
-    folder: Path, *, detector_pt: Path | None, classifier_onnx: Path | None, imgsz: int
+    folder: Path,
+    *,
+    detector_pt: Path | None,
+    classifier_onnx: Path | None,
+    imgsz: int,
+    stack_check_onnx: Path | None = None,
 ) -> None:
     """Put freshly trained models into a weights folder and refresh its model.json."""
     from vision.export import export_detector, write_model_card
@@ -150,9 +188,13 @@ def ship_models(
     folder.mkdir(parents=True, exist_ok=True)
     if detector_pt is not None:
         export_detector(detector_pt, folder, imgsz=imgsz)
-    if classifier_onnx is not None:
-        shutil.copyfile(classifier_onnx, folder / "classifier.onnx")
-        state = classifier_onnx.with_suffix(".pt")
-        if state.exists():
-            shutil.copyfile(state, folder / "classifier.pt")
+    for onnx, name in ((classifier_onnx, "classifier"), (stack_check_onnx, "stack_check")):
+        if onnx is None:
+            continue
+        target = folder / f"{name}.onnx"
+        if onnx.resolve() != target.resolve():
+            shutil.copyfile(onnx, target)
+        state = onnx.with_suffix(".pt")
+        if state.exists() and state.resolve() != target.with_suffix(".pt").resolve():
+            shutil.copyfile(state, target.with_suffix(".pt"))
     write_model_card(folder, imgsz=imgsz)

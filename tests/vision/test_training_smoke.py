@@ -13,7 +13,13 @@ import numpy as np
 from datasets.synth import write_dataset
 from vision.detector import load_detector
 from vision.finetune import Finetuning, finetune
-from vision.train import DetectorTraining, ship_models, train_classifier_run, train_detector
+from vision.train import (
+    DetectorTraining,
+    ship_models,
+    train_classifier_run,
+    train_detector,
+    train_stack_check_run,
+)
 
 
 def test_tiny_training_run_ships_a_loadable_model(tmp_path: Path) -> None:
@@ -25,12 +31,17 @@ def test_tiny_training_run_ships_a_loadable_model(tmp_path: Path) -> None:
     assert pt.is_file()
     onnx = train_classifier_run(data, tmp_path / "run" / "classifier", epochs=1, threads=1)
     assert onnx.is_file()
-    ship_models(tmp_path / "weights", detector_pt=pt, classifier_onnx=onnx, imgsz=160)
+    stack_check = train_stack_check_run(data, tmp_path / "run" / "stack_check", epochs=1,
+                                        threads=1)
+    ship_models(tmp_path / "weights", detector_pt=pt, classifier_onnx=onnx, imgsz=160,
+                stack_check_onnx=stack_check)
     assert (tmp_path / "weights" / "detector.onnx").is_file()
+    assert (tmp_path / "weights" / "stack_check.onnx").is_file()
 
     detector = load_detector(tmp_path / "weights", threads=1)
     image = np.full((240, 320, 3), 128, np.uint8)
     detections = detector(image)
+    assert detector.on_wasabi(image, np.array([[10.0, 10, 100, 140]])).shape == (1,)
     assert len(detections) == len(detections.confidence) == len(detections.class_id)
     assert (tmp_path / "run" / "detector" / "weights" / "last.pt").is_file()
 
@@ -44,3 +55,4 @@ def test_tiny_training_run_ships_a_loadable_model(tmp_path: Path) -> None:
     assert result["held_out_photos"] >= 1
     assert set(result["before"]["subsets"]["all"]) == set(result["after"]["subsets"]["all"])
     assert (tmp_path / "ft" / "weights" / "classifier.pt").is_file()
+    assert (tmp_path / "ft" / "weights" / "stack_check.onnx").is_file()  # kept from the base
