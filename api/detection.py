@@ -63,6 +63,9 @@ class DetectorProvider:
         self._detector: Detector | None = None
         self._error: str | None = None
         self._failed_at = 0.0
+        # Describing the weights hashes ~10 MB of files: done once per loaded detector,
+        # not on every upload that stamps its photo with it.
+        self._info: ModelInfo | None = None
 
     def get(self) -> Detector:
         """The detector, loading it if needed; DetectorUnavailable if it cannot load."""
@@ -93,22 +96,32 @@ class DetectorProvider:
         with self._lock:
             self._detector = None
             self._error = None
+            self._info = None
 
     def info(self) -> ModelInfo:
         """What is (or would be) loaded. Loads the detector if nothing tried yet."""
         try:
             detector = self.get()
         except DetectorUnavailable:
-            path = self._weights_path()
-            details = self._describe_weights()
-            return ModelInfo(
-                available=False,
-                weights=str(path) if path else None,
-                sha256=((details or {}).get("detector") or {}).get("sha256") or _file_sha256(path),
-                classes=list(DETECTOR_LABELS),
-                details=details,
-                error=self._error,
-            )
+            return self._unavailable_info()
+        cached = self._info
+        if cached is None:
+            cached = self._info = self._loaded_info(detector)
+        return cached
+
+    def _unavailable_info(self) -> ModelInfo:
+        path = self._weights_path()
+        details = self._describe_weights()
+        return ModelInfo(
+            available=False,
+            weights=str(path) if path else None,
+            sha256=((details or {}).get("detector") or {}).get("sha256") or _file_sha256(path),
+            classes=list(DETECTOR_LABELS),
+            details=details,
+            error=self._error,
+        )
+
+    def _loaded_info(self, detector: Detector) -> ModelInfo:
         inner = getattr(detector, "__wrapped__", detector)
         details = _describe(getattr(inner, "info", None))
         path = (details or {}).get("folder") or getattr(inner, "weights", None)
@@ -130,6 +143,7 @@ class DetectorProvider:
 
             self._detector = load_detector(self.weights)
             self._error = None
+            self._info = None
         except Exception as error:  # any failure to load means "no detector", said so
             self._error = f"{type(error).__name__}: {error}"
             self._failed_at = time.monotonic()

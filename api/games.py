@@ -455,6 +455,7 @@ def upload_photo(
     *,
     version: int,
     data: bytes,
+    digest: str | None = None,
     detector: Detector,
     limits: PhotoLimits,
     author: str | None,
@@ -476,7 +477,7 @@ def upload_photo(
     records = detections.to_records()
 
     # The checks are repeated where they matter, in _append's UPDATEs.
-    digest = sha256_hex(data)
+    digest = digest or sha256_hex(data)
     row = Photo(
         collection_id=collection.id,
         sha256=digest,

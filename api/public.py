@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
+from fastapi.responses import Response
+from pydantic import BaseModel
+
 from api import games, review
 from api.errors import Conflict
 from api.games import CollectionView
@@ -31,6 +34,14 @@ from api.schemas import (
 from scoring import GameResult, Tally
 
 PREFIX = "/api/v1"
+
+
+def json_response(body: BaseModel, status_code: int = 200) -> Response:
+    """`body` as JSON, serialized by the caller's thread. What FastAPI would send for a
+    route returning `body`, without validating the model a second time in another
+    worker thread (for the upload, the hot path; its route documents `response_model`).
+    """
+    return Response(body.model_dump_json(), status_code, media_type="application/json")
 
 
 def game_url(game: Game) -> str:

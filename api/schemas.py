@@ -177,6 +177,24 @@ class DetectResponse(BaseModel):
     warnings: list[str]
 
 
+# --- form fields sent beside a photo (multipart; read by api.uploads.receive_photo) ----
+
+
+class DetectForm(BaseModel):
+    """POST /detect: the fields beside `image`."""
+
+    players: int | None = Field(
+        default=None, ge=2, le=5, description="players at the table: checks the hand size"
+    )
+
+
+class PhotoUploadForm(BaseModel):
+    """POST .../players/{seat}/photos: the fields beside `image`."""
+
+    version: int = Field(ge=0, le=2**31 - 1, description="the collection's version")
+    author: str | None = Field(default=None, max_length=60)
+
+
 class ModelPublic(BaseModel):
     available: bool = Field(description="whether the detector loads")
     weights: str | None = Field(description="the weights file or folder")

@@ -118,7 +118,9 @@ def serve(args: argparse.Namespace) -> None:
     app.state.detectors = DetectorProvider.preloaded(
         detector, concurrency=settings.detect_concurrency
     )
-    uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
+    uvicorn.run(
+        app, host="127.0.0.1", port=args.port, log_level="warning", http=args.http, loop=args.loop
+    )
 
 
 def free_port() -> int:
@@ -127,12 +129,14 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def start_server(data_dir: Path, weights: Path | None, stand_in: bool) -> tuple[Any, str]:
+def start_server(
+    data_dir: Path, weights: Path | None, stand_in: bool, *, http: str = "auto", loop: str = "auto"
+) -> tuple[Any, str]:
     import httpx
 
     port = free_port()
     command = [sys.executable, "-m", "benchmarks.bench_api", "--serve", "--port", str(port)]
-    command += ["--data-dir", str(data_dir)]
+    command += ["--data-dir", str(data_dir), "--http", http, "--loop", loop]
     if weights:
         command += ["--weights", str(weights)]
     if stand_in:
@@ -276,7 +280,9 @@ def bench(args: argparse.Namespace) -> dict[str, Any]:
     detector, which = make_detector(args.weights, args.stand_in)
 
     with tempfile.TemporaryDirectory(prefix="bench-api-") as data:
-        process, base = start_server(Path(data), args.weights, which == "stand-in")
+        process, base = start_server(
+            Path(data), args.weights, which == "stand-in", http=args.http, loop=args.loop
+        )
         try:
             bare, latency, errors = paired_latencies(
                 photo, detector, Uploader(base, photo), args.runs
@@ -292,6 +298,7 @@ def bench(args: argparse.Namespace) -> dict[str, Any]:
         "detector": which,
         "photo": {"long_side_px": args.size, "bytes": len(photo)},
         "cpus": os.cpu_count(),
+        "server": {"http": args.http, "loop": args.loop},
         "bare_detection": summary_ms(bare),
         "upload_to_draft": {**summary_ms(latency), "errors": errors},
         "server_overhead": round((server_p50 - bare_p50) / bare_p50, 3) if bare_p50 else None,
@@ -310,6 +317,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stand-in", action="store_true", help="use the stand-in detector")
     parser.add_argument("--smoke", action="store_true", help="a few seconds, small photo")
     parser.add_argument("--json", type=Path, help="also write the report here")
+    parser.add_argument(
+        "--http", default="auto", help="uvicorn's HTTP parser: auto, h11 or httptools"
+    )
+    parser.add_argument(
+        "--loop", default="auto", help="uvicorn's event loop: auto, asyncio, uvloop"
+    )
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--data-dir", type=Path, help=argparse.SUPPRESS)

@@ -5,20 +5,23 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body, File, Form, UploadFile, status
-from fastapi.responses import FileResponse
+from fastapi import APIRouter, Body, status
+from fastapi.responses import FileResponse, Response
 
 from api import games, public
 from api.annotated import annotated_jpeg
 from api.deps import (
     DetectorDep,
     DetectorProviderDep,
+    EditTokenDep,
     GameDep,
+    GameId,
     RoundNumber,
     Seat,
     SessionDep,
     SettingsDep,
     StoreDep,
+    UploadDep,
     WritableGameDep,
 )
 from api.errors import NotFound
@@ -28,9 +31,10 @@ from api.schemas import (
     CorrectionCreate,
     EventPublic,
     PhotoPublic,
+    PhotoUploadForm,
     VersionedAction,
 )
-from api.uploads import PHOTO_ERRORS, read_upload
+from api.uploads import PHOTO_ERRORS, multipart_openapi
 
 router = APIRouter(prefix="/games/{game_id}/rounds/{number}/players/{seat}", tags=["review"])
 
@@ -50,37 +54,52 @@ def read_collection(
     return public.collection_public(games.view_collection(game, collection))
 
 
-@router.post("/photos", status_code=status.HTTP_201_CREATED, responses=UPLOAD_ERRORS)
+@router.post(
+    "/photos",
+    status_code=status.HTTP_201_CREATED,
+    response_model=CollectionPublic,
+    responses=UPLOAD_ERRORS,
+    openapi_extra=multipart_openapi(
+        PhotoUploadForm,
+        title="Body_upload_photo",
+        file_description="a photo of the player's face-up cards",
+    ),
+)
 def upload_photo(
+    game_id: GameId,
     number: RoundNumber,
     seat: Seat,
-    image: Annotated[UploadFile, File(description="a photo of the player's face-up cards")],
-    version: Annotated[int, Form(ge=0, le=2**31 - 1, description="the collection's version")],
-    game: WritableGameDep,
+    upload: UploadDep,  # first: the body is read before any transaction begins
+    token: EditTokenDep,
     session: SessionDep,
     store: StoreDep,
     settings: SettingsDep,
     detector: DetectorDep,
     provider: DetectorProviderDep,
-    author: Annotated[str | None, Form(max_length=60)] = None,
-) -> CollectionPublic:
-    """Upload the player's photo for the round: it is stored, detected, and becomes the
-    draft (replacing an earlier photo's, which stays on record)."""
-    data = read_upload(image, settings.max_upload_bytes)
+) -> Response:
+    """Upload the player's photo for the round (multipart: `image`, `version`, optional
+    `author`): it is stored, detected, and becomes the draft (replacing an earlier
+    photo's, which stays on record)."""
+    # The game is read here rather than by a dependency, and the body is serialized
+    # here: every thread hand-off saved is a scheduler wake-up on a busy machine.
+    game = games.get_game(session, game_id)
+    games.authorize(game, token)
+    form = upload.valid()
     view = games.upload_photo(
         session,
         store,
         game,
         number,
         seat,
-        version=version,
-        data=data,
+        version=form.fields.version,
+        data=form.data,
+        digest=form.sha256,
         detector=detector,
         limits=games.PhotoLimits(settings.max_upload_bytes, settings.max_pixels),
-        author=author,
+        author=form.fields.author,
         model=_model_stamp(provider),
     )
-    return public.collection_public(view)
+    return public.json_response(public.collection_public(view), status.HTTP_201_CREATED)
 
 
 def _model_stamp(provider: DetectorProviderDep) -> dict[str, str | None]:

@@ -2,32 +2,35 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, File, Form, UploadFile
+from fastapi import APIRouter
 
-from api.deps import DetectorDep, SettingsDep
-from api.schemas import DetectResponse
-from api.uploads import PHOTO_ERRORS, decode_photo, read_upload
+from api.deps import DetectorDep, DetectUploadDep, SettingsDep
+from api.schemas import DetectForm, DetectResponse
+from api.uploads import PHOTO_ERRORS, decode_photo, multipart_openapi
 from vision.pipeline import read_photo
 
 router = APIRouter(tags=["detect"])
 
 
-@router.post("/detect", responses=PHOTO_ERRORS)
-def detect(
-    image: Annotated[UploadFile, File(description="a photo of one player's cards")],
-    settings: SettingsDep,
-    detector: DetectorDep,
-    players: Annotated[
-        int | None, Form(ge=2, le=5, description="players at the table: checks the hand size")
-    ] = None,
-) -> Any:
-    """Detect the cards in a photo and read them as a tally; nothing is stored.
+@router.post(
+    "/detect",
+    response_model=DetectResponse,
+    responses=PHOTO_ERRORS,
+    openapi_extra=multipart_openapi(
+        DetectForm, title="Body_detect", file_description="a photo of one player's cards"
+    ),
+)
+def detect(upload: DetectUploadDep, settings: SettingsDep, detector: DetectorDep) -> Any:
+    """Detect the cards in a photo (multipart: `image`, optional `players`, which checks
+    the hand size) and read them as a tally; nothing is stored.
 
     Boxes are in the pixels of the photo as uploaded (after its EXIF rotation).
     """
-    data = read_upload(image, settings.max_upload_bytes)
-    photo = decode_photo(data, max_bytes=settings.max_upload_bytes, max_pixels=settings.max_pixels)
-    reading = read_photo(photo, detector, players=players)
+    form = upload.valid()
+    photo = decode_photo(
+        form.data, max_bytes=settings.max_upload_bytes, max_pixels=settings.max_pixels
+    )
+    reading = read_photo(photo, detector, players=form.fields.players)
     return DetectResponse.model_validate(reading.to_json())
