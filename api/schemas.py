@@ -10,7 +10,14 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    model_validator,
+)
 
 from scoring import BREAKDOWN_KEYS, DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, TALLY_KEYS
 from vision.labels import LABELS
@@ -31,7 +38,21 @@ Version = Annotated[
     int, Field(strict=True, ge=0, le=2**31 - 1, description="the version you last read")
 ]
 Coordinate = Annotated[float, Field(ge=0, le=1_000_000, allow_inf_nan=False)]
-PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+
+
+def _storable(text: str | None) -> str | None:
+    """PostgreSQL's text cannot hold a NUL (SQLite's can): refuse it here, with a 422,
+    rather than meet it in the database as a 500."""
+    if text is not None and "\x00" in text:
+        raise ValueError("text must not contain a NUL character")
+    return text
+
+
+Storable = AfterValidator(_storable)
+PlayerName = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40), Storable
+]
+Title = Annotated[str | None, Field(default=None, max_length=120), Storable]
 Author = Annotated[
     str | None,
     Field(
@@ -39,6 +60,7 @@ Author = Annotated[
         max_length=60,
         description="who makes the change (a player's name or a device), for the audit",
     ),
+    Storable,
 ]
 
 
@@ -192,7 +214,7 @@ class PhotoUploadForm(BaseModel):
     """POST .../players/{seat}/photos: the fields beside `image`."""
 
     version: int = Field(ge=0, le=2**31 - 1, description="the collection's version")
-    author: str | None = Field(default=None, max_length=60)
+    author: Author = None
 
 
 class ModelPublic(BaseModel):
@@ -217,12 +239,12 @@ class GameCreate(Strict):
         default=3, strict=True, ge=3, le=5, description="3, or 4-5 where the deck allows"
     )
     pass_both_ways: bool = Field(default=False, description="the pass-both-ways variant")
-    title: str | None = Field(default=None, max_length=120)
+    title: Title = None
 
 
 class GameUpdate(Strict):
     version: Version
-    title: str | None = Field(default=None, max_length=120)
+    title: Title = None
     players: list[PlayerName] | None = Field(
         default=None, min_length=MIN_PLAYERS, max_length=MAX_PLAYERS, description="renames"
     )

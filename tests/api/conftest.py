@@ -1,9 +1,15 @@
 """Fixtures for the API tests: an app over a temporary data folder and SQLite file, with
-the detector replaced by a fake that returns the boxes a test registered for a photo."""
+the detector replaced by a fake that returns the boxes a test registered for a photo.
+
+A test marked `both_databases` runs twice: over SQLite and over a fresh database in a
+throwaway PostgreSQL server (tests/api/postgres.py). A missing PostgreSQL fails those
+runs with a message saying what to install; they are never skipped.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -17,7 +23,49 @@ from fastapi.testclient import TestClient
 from api.deps import get_detector
 from api.main import create_app
 from api.settings import Settings
+from tests.api.postgres import PostgresServer, PostgresUnavailable, running_server
 from vision.detections import Detections
+
+DATABASES = ("sqlite", "postgresql")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "both_databases: run the test over SQLite and over PostgreSQL"
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if metafunc.definition.get_closest_marker("both_databases"):
+        metafunc.parametrize("database", DATABASES, indirect=True)
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    """One PostgreSQL server for the whole run (each test gets its own database)."""
+    stack = contextlib.ExitStack()
+    try:
+        server = stack.enter_context(running_server())
+    except PostgresUnavailable as error:
+        pytest.fail(str(error), pytrace=False)
+    with stack:
+        yield server
+
+
+@pytest.fixture
+def database(request: pytest.FixtureRequest) -> str:
+    """Which database the test's app uses: SQLite unless the test is `both_databases`."""
+    return str(getattr(request, "param", "sqlite"))
+
+
+@pytest.fixture
+def database_url(database: str, request: pytest.FixtureRequest) -> str | None:
+    """None for SQLite in the data folder; else a fresh PostgreSQL database's URL."""
+    if database == "sqlite":
+        return None
+    server: PostgresServer = request.getfixturevalue("postgres")
+    return server.new_database()
+
 
 LABEL_COLOURS = {
     "tempura": (40, 160, 220),
@@ -95,9 +143,10 @@ def make_photo(
 
 
 @pytest.fixture
-def settings(tmp_path: Any) -> Settings:
+def settings(tmp_path: Any, database_url: str | None) -> Settings:
     return Settings(
         data_dir=tmp_path / "data",
+        database_url=database_url,
         max_upload_bytes=3_000_000,
         max_pixels=30_000_000,
     )

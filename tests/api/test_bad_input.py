@@ -71,10 +71,11 @@ CORPUS: list[tuple[str, Callable[[], bytes], int, str]] = [
 
 
 @pytest.fixture
-def settings(tmp_path: Path) -> Settings:
+def settings(tmp_path: Path, database_url: str | None) -> Settings:
     # Small limits, so that the corpus stays small.
     return Settings(
         data_dir=tmp_path / "data",
+        database_url=database_url,
         max_upload_bytes=2_000_000,
         max_pixels=30_000_000,
     )
@@ -190,3 +191,17 @@ def test_a_decoder_failing_unexpectedly_is_still_a_4xx(
     )
     assert response.status_code == 415
     assert "could not be decoded" in response.json()["detail"]
+
+
+@pytest.mark.both_databases
+def test_text_with_a_nul_is_422_on_every_database(client: TestClient, table: Table) -> None:
+    # PostgreSQL cannot store a NUL in text; SQLite can. Both refuse it at the door.
+    for body in ({"players": ["A\x00", "B"]}, {"players": ["A", "B"], "title": "t\x00"}):
+        response = client.post("/api/v1/games", json=body)
+        assert response.status_code == 422, response.text
+        assert "NUL" in response.text
+    response = table.correct(1, 1, action="set_counts", counts={"egg": 1}, author="x\x00")
+    assert response.status_code == 422 and "NUL" in response.text
+    response = table.upload(1, 1, make_photo((300, 200)), author="y\x00")
+    assert response.status_code == 422 and "NUL" in response.text
+    assert table.collection(1, 1)["version"] == 0

@@ -88,9 +88,10 @@ def played(client: TestClient, table: Table, detector: FakeDetector) -> dict[str
 
 
 def _export(settings: Settings, out: Path, *extra: str) -> str:
-    code = main(
-        ["corrections", "export", "--out", str(out), "--data-dir", str(settings.data_dir), *extra]
-    )
+    command = ["corrections", "export", "--out", str(out), "--data-dir", str(settings.data_dir)]
+    if settings.database_url:
+        command += ["--database-url", settings.database_url]
+    code = main([*command, *extra])
     assert code == 0
     return str(out)
 
@@ -99,6 +100,7 @@ def _name(game: str, seat: int) -> str:
     return f"game-{game}-round1-seat{seat}"
 
 
+@pytest.mark.both_databases
 def test_export_writes_the_corrected_boxes_and_the_confirmed_tally(
     played: dict[str, Any], settings: Settings, tmp_path: Path, capsys: Any
 ) -> None:
@@ -177,6 +179,7 @@ def test_tallies_the_boxes_cannot_stand_for_are_listed_apart(
         assert not (out / "images" / "train" / f"{_name(played[game], seat)}.jpg").exists()
 
 
+@pytest.mark.both_databases
 def test_since_keeps_only_later_confirmations(
     played: dict[str, Any], settings: Settings, tmp_path: Path, capsys: Any
 ) -> None:

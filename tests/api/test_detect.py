@@ -10,6 +10,7 @@ import textwrap
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 from PIL import Image
 
@@ -115,6 +116,7 @@ def test_model_route_and_app_start_do_not_import_torch(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
 
 
+@pytest.mark.both_databases
 def test_parallel_uploads_all_land(client: TestClient, detector: FakeDetector) -> None:
     tables = [Table(client, {"players": ["A", "B", "C", "D"]}) for _ in range(2)]
     jobs = [(t, seat, 910 + 10 * i + seat) for i, t in enumerate(tables) for seat in (1, 2, 3, 4)]
@@ -135,6 +137,7 @@ def test_parallel_uploads_all_land(client: TestClient, detector: FakeDetector) -
         assert view["version"] == 4
 
 
+@pytest.mark.both_databases
 def test_racing_writes_to_one_collection_one_wins_one_409(client: TestClient, table: Table) -> None:
     def write(i: int) -> int:
         response = table.correct(1, 1, action="set_counts", counts={"tempura": i + 1}, version=0)

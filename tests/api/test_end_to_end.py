@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from scoring import STACKS, TALLY_KEYS, GameRules, Tally, check_game, score_game
@@ -53,6 +54,7 @@ def full(counts: dict[str, int]) -> dict[str, int]:
     return Tally.from_mapping(counts).to_dict()
 
 
+@pytest.mark.both_databases
 def test_four_player_game_over_http(client: TestClient, detector: FakeDetector) -> None:
     rounds_truth = [[Tally.from_mapping(t) for t in r] for r in TRUTH]
     assert not [p for p in check_game(rounds_truth) if p.is_error]  # a dealable game

@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 from tests.api.conftest import Table
 
 
+@pytest.mark.both_databases
 def test_create_game_returns_id_token_and_state(client: TestClient) -> None:
     response = client.post(
         "/api/v1/games", json={"players": ["Ana", "Ben", "Cy", "Dee"], "title": "Friday"}
@@ -122,6 +123,7 @@ def _writes(table: Table) -> list[tuple[str, str, dict[str, Any]]]:
     ],
     ids=["missing", "wrong bearer", "wrong header", "not bearer"],
 )
+@pytest.mark.both_databases
 def test_writes_need_the_games_token(
     client: TestClient, table: Table, headers: dict[str, str], status: int
 ) -> None:
@@ -161,6 +163,7 @@ def test_x_edit_token_header_works(client: TestClient, table: Table) -> None:
 # --- changing the set-up ------------------------------------------------------------------
 
 
+@pytest.mark.both_databases
 def test_update_renames_and_changes_variant(client: TestClient, table: Table) -> None:
     response = client.patch(
         table.url,
@@ -174,6 +177,7 @@ def test_update_renames_and_changes_variant(client: TestClient, table: Table) ->
     assert client.get(f"{table.url}/rounds/4").status_code == 200
 
 
+@pytest.mark.both_databases
 def test_update_with_stale_version_is_409_and_changes_nothing(
     client: TestClient, table: Table
 ) -> None:
@@ -205,6 +209,7 @@ def test_impossible_updates_are_refused(
     assert client.get(table.url).json()["version"] == 0
 
 
+@pytest.mark.both_databases
 def test_rounds_cannot_shrink_below_entries(client: TestClient) -> None:
     table = Table(client, {"players": ["A", "B"], "rounds": 4})
     for number in (1, 2, 3):
@@ -221,6 +226,7 @@ def test_rounds_cannot_shrink_below_entries(client: TestClient) -> None:
 # --- order of play --------------------------------------------------------------------------
 
 
+@pytest.mark.both_databases
 def test_round_out_of_order_is_409(table: Table) -> None:
     response = table.correct(2, 1, action="set_counts", counts={"tempura": 2})
     assert response.status_code == 409
@@ -228,6 +234,7 @@ def test_round_out_of_order_is_409(table: Table) -> None:
     assert table.record(2).status_code == 409
 
 
+@pytest.mark.both_databases
 def test_record_before_every_confirmation_is_409(table: Table) -> None:
     table.set_counts(1, 1, {"tempura": 9})
     table.confirm(1, 1)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from scoring import GameRules, Tally, score_game, score_round
@@ -23,6 +24,7 @@ def enter(table: Table, number: int, tallies: list[dict[str, int]]) -> None:
         table.confirm(number, seat)
 
 
+@pytest.mark.both_databases
 def test_record_scores_the_round_with_the_engine(table: Table) -> None:
     enter(table, 1, ROUND)
     response = table.record(1, author="Ana")
@@ -41,6 +43,7 @@ def test_record_scores_the_round_with_the_engine(table: Table) -> None:
     assert table.record(1).status_code == 409
 
 
+@pytest.mark.both_databases
 def test_standings_at_any_time(table: Table) -> None:
     empty = table.standings()
     assert empty["rounds_played"] == 0 and empty["complete"] is False
@@ -54,6 +57,7 @@ def test_standings_at_any_time(table: Table) -> None:
     assert standings["round_scores"] == [[s.to_dict() for s in scores]]
 
 
+@pytest.mark.both_databases
 def test_over_the_hand_size_blocks_the_record_naming_player_and_category(table: Table) -> None:
     enter(table, 1, [ROUND[0], ROUND[1], {**ROUND[2], "chopsticks": 1}])
     response = table.record(1)
@@ -80,6 +84,7 @@ def test_over_the_deck_names_the_category(table: Table) -> None:
     assert error["expected"] == 5 and error["actual"] == 6
 
 
+@pytest.mark.both_databases
 def test_over_the_deck_across_rounds_blocks(client: TestClient) -> None:
     table = Table(client, {"players": ["A", "B"]})
     enter(table, 1, [{"pudding": 5}, {"pudding": 3}])
@@ -90,6 +95,7 @@ def test_over_the_deck_across_rounds_blocks(client: TestClient) -> None:
     assert "discards are not reshuffled" in response.json()["detail"]
 
 
+@pytest.mark.both_databases
 def test_stale_round_version_is_409(table: Table) -> None:
     enter(table, 1, ROUND)
     version = table.round(1)["version"]
@@ -100,6 +106,7 @@ def test_stale_round_version_is_409(table: Table) -> None:
     assert table.round(1)["status"] == "open"
 
 
+@pytest.mark.both_databases
 def test_reopen_fix_and_record_again_recomputes_the_standings(table: Table) -> None:
     rounds = [ROUND, ROUND[1:] + ROUND[:1], ROUND[2:] + ROUND[:2]]
     for number, tallies in enumerate(rounds, start=1):

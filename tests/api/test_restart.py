@@ -80,12 +80,15 @@ def snapshot(client: httpx.Client, game_id: str) -> dict[str, Any]:
     return state
 
 
-def test_a_restart_loses_nothing(tmp_path: Path) -> None:
+@pytest.mark.both_databases
+def test_a_restart_loses_nothing(tmp_path: Path, database_url: str | None) -> None:
     data = tmp_path / "data"
     env = {"SUSHIGO_MAX_UPLOAD_BYTES": "5000000"}
     port = free_port()
     # `sushigo serve` (api.cli is the console script's module).
     first = [sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--data-dir", str(data)]
+    if database_url:
+        first += ["--database-url", database_url]  # the flag; the restart uses the variable
     with server(first, port, env) as client:
         created = client.post("/api/v1/games", json={"players": ["Ana", "Ben"]}).json()
         game_id, headers = created["id"], {"X-Edit-Token": created["edit_token"]}
@@ -132,7 +135,10 @@ def test_a_restart_loses_nothing(tmp_path: Path) -> None:
         "--port",
         str(port),
     ]
-    with server(second, port, {**env, "SUSHIGO_DATA_DIR": str(data)}) as client:
+    restart_env = {**env, "SUSHIGO_DATA_DIR": str(data)}
+    if database_url:
+        restart_env["SUSHIGO_DATABASE_URL"] = database_url
+    with server(second, port, restart_env) as client:
         after = snapshot(client, game_id)
         assert after == before
         # And the game goes on: the token still works.
@@ -146,4 +152,4 @@ def test_a_restart_loses_nothing(tmp_path: Path) -> None:
             headers=headers,
         )
         assert response.status_code == 200, response.text
-    assert (data / "sushigo.sqlite3").is_file()
+    assert (data / "sushigo.sqlite3").is_file() == (database_url is None)

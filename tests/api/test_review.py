@@ -25,6 +25,7 @@ def uploaded(table: Table, detector: FakeDetector) -> dict[str, Any]:
     return response.json()
 
 
+@pytest.mark.both_databases
 def test_upload_makes_a_draft_from_the_detections(
     table: Table, uploaded: dict[str, Any], settings: Settings
 ) -> None:
@@ -55,6 +56,7 @@ def test_a_missed_card_shows_as_a_hand_size_warning(table: Table, detector: Fake
     assert problem["seat"] == 2 and problem["player"] == "Ben" and problem["round"] == 1
 
 
+@pytest.mark.both_databases
 def test_corrections_of_each_kind_and_undo(table: Table, uploaded: dict[str, Any]) -> None:
     relabel = table.correct(1, 1, action="relabel", detection=7, label="salmon_on_wasabi")
     assert relabel.status_code == 200, relabel.text
@@ -105,6 +107,7 @@ def test_corrections_of_each_kind_and_undo(table: Table, uploaded: dict[str, Any
     assert all(e["created_at"] for e in events)
 
 
+@pytest.mark.both_databases
 def test_counts_without_a_photo_the_calculator_way(table: Table) -> None:
     draft = table.set_counts(1, 3, {"tempura": 4, "dumpling": 5})
     assert draft["status"] == "draft" and draft["photo"] is None and draft["detections"] == []
@@ -114,6 +117,7 @@ def test_counts_without_a_photo_the_calculator_way(table: Table) -> None:
     assert table.correct(1, 3, action="add", box=[0, 0, 5, 5], label="egg").status_code == 409
 
 
+@pytest.mark.both_databases
 def test_confirm_freezes_and_a_correction_unconfirms(
     table: Table, uploaded: dict[str, Any]
 ) -> None:
@@ -132,6 +136,7 @@ def test_confirm_needs_something_entered(table: Table) -> None:
     assert table.act(1, 2, "undo").status_code == 409
 
 
+@pytest.mark.both_databases
 def test_reupload_replaces_the_draft_and_keeps_the_old_photo(
     table: Table, uploaded: dict[str, Any], detector: FakeDetector
 ) -> None:
@@ -189,6 +194,7 @@ def test_bad_corrections_are_refused_and_change_nothing(
     assert table.collection(1, 1)["version"] == 1
 
 
+@pytest.mark.both_databases
 def test_stale_version_is_409_and_loses_nothing(table: Table, uploaded: dict[str, Any]) -> None:
     first = table.correct(1, 1, action="delete", detection=1, version=1)
     assert first.status_code == 200
@@ -204,6 +210,7 @@ def test_stale_version_is_409_and_loses_nothing(table: Table, uploaded: dict[str
     assert len(table.client.get(f"{table.collection_url(1, 1)}/photos").json()) == 1
 
 
+@pytest.mark.both_databases
 def test_round_view_lists_each_players_state(table: Table, uploaded: dict[str, Any]) -> None:
     table.set_counts(1, 2, {"tempura": 9})
     view = table.round(1)
@@ -213,6 +220,7 @@ def test_round_view_lists_each_players_state(table: Table, uploaded: dict[str, A
     assert view["record"] is None and view["version"] == 2
 
 
+@pytest.mark.both_databases
 def test_a_change_during_detection_makes_the_upload_409_and_stores_nothing(
     table: Table, detector: FakeDetector, settings: Settings
 ) -> None:
@@ -233,6 +241,7 @@ def test_a_change_during_detection_makes_the_upload_409_and_stores_nothing(
     assert not [p for p in (settings.data_dir / "photos").rglob("*") if p.is_file()]
 
 
+@pytest.mark.both_databases
 def test_a_round_recorded_during_detection_takes_no_upload(
     table: Table, detector: FakeDetector
 ) -> None:

@@ -29,6 +29,7 @@ def game(client: TestClient) -> dict[str, Any]:
     return {"id": created["id"], "token": token}
 
 
+@pytest.mark.both_databases
 def test_no_server_errors(app: FastAPI, game: dict[str, Any]) -> None:
     schema = schemathesis.openapi.from_asgi("/openapi.json", app)
     results: list[Any] = list(schema.get_all_operations())
