@@ -62,6 +62,11 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def can_edit(game: Game, token: str | None) -> bool:
+    """Whether `token` is this game's edit token (for reads that show what one may do)."""
+    return bool(token) and hmac.compare_digest(hash_token(token or ""), game.token_hash)
+
+
 def authorize(game: Game, token: str | None) -> None:
     """A write needs this game's edit token: none -> 401, another -> 403."""
     if not token:

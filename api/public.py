@@ -7,7 +7,7 @@ from typing import Literal
 from fastapi.responses import Response
 from pydantic import BaseModel
 
-from api import games, review
+from api import games, review, revisions
 from api.errors import Conflict
 from api.games import CollectionView
 from api.models import Game, Photo, Round
@@ -48,7 +48,7 @@ def game_url(game: Game) -> str:
     return f"{PREFIX}/games/{game.id}"
 
 
-def game_public(game: Game) -> GamePublic:
+def game_public(game: Game, *, can_edit: bool = False) -> GamePublic:
     rows = game.round_rows
     current = next((r.number for r in rows if r.status == games.ROUND_OPEN), None)
     status: Literal["playing", "fixing", "finished"]
@@ -73,11 +73,13 @@ def game_public(game: Game) -> GamePublic:
             for r in rows
         ],
         created_at=utc(game.created_at),
+        revision=revisions.game_revision(game),
+        can_edit=can_edit,
     )
 
 
 def game_created(game: Game, token: str) -> GameCreated:
-    return GameCreated(**game_public(game).model_dump(), edit_token=token)
+    return GameCreated(**game_public(game, can_edit=True).model_dump(), edit_token=token)
 
 
 def photo_public(game: Game, photo: Photo) -> PhotoPublic:

@@ -275,6 +275,15 @@ class GamePublic(BaseModel):
     current_round: int | None = Field(description="the first round not yet recorded")
     round_states: list[RoundSummary]
     created_at: datetime
+    revision: int = Field(
+        description="moves on every change to the game, its rounds or any player's "
+        "entries; the ETag carries it, so a poll with If-None-Match gets an empty 304 "
+        "while nothing changed"
+    )
+    can_edit: bool = Field(
+        description="whether this request carried the game's edit token (reads never "
+        "need one; a wrong one gives false here, not an error)"
+    )
 
 
 class GameCreated(GamePublic):

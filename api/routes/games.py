@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Response, status
+from typing import Any
 
-from api import games, public
-from api.deps import GameDep, SessionDep, WritableGameDep
+from fastapi import APIRouter, Request, Response, status
+
+from api import games, public, revisions
+from api.deps import EditTokenDep, GameDep, SessionDep, WritableGameDep
 from api.schemas import GameCreate, GameCreated, GamePublic, GameUpdate, StandingsPublic
 
 router = APIRouter(prefix="/games", tags=["games"])
@@ -35,10 +37,24 @@ def create_game(body: GameCreate, session: SessionDep, response: Response) -> Ga
     return public.game_created(game, token)
 
 
-@router.get("/{game_id}", responses={404: WRITE_ERRORS[404]})
-def read_game(game: GameDep) -> GamePublic:
-    """The game's players, rules and the state of each round."""
-    return public.game_public(game)
+NOT_MODIFIED: dict[int | str, dict[str, Any]] = {
+    304: {"description": "nothing changed since the ETag sent in If-None-Match"}
+}
+
+
+@router.get(
+    "/{game_id}", response_model=GamePublic, responses={**NOT_MODIFIED, 404: WRITE_ERRORS[404]}
+)
+def read_game(game: GameDep, token: EditTokenDep, request: Request, response: Response) -> Any:
+    """The game's players, rules and the state of each round; `can_edit` says whether
+    the request carried the edit token. Poll it with `If-None-Match: <ETag>`: 304 while
+    `revision` has not moved."""
+    editor = games.can_edit(game, token)
+    tag = revisions.etag(revisions.game_revision(game), variant="edit" if editor else "view")
+    if revisions.matches(request, tag):
+        return revisions.not_modified(tag, vary=revisions.VARY)
+    revisions.cache_headers(response, tag, vary=revisions.VARY)
+    return public.game_public(game, can_edit=editor)
 
 
 @router.patch("/{game_id}", responses=WRITE_ERRORS)
@@ -56,10 +72,19 @@ def update_game(body: GameUpdate, game: WritableGameDep, session: SessionDep) ->
         pass_both_ways=body.pass_both_ways,
         fields=given,
     )
-    return public.game_public(games.get_game(session, game.id))
+    return public.game_public(games.get_game(session, game.id), can_edit=True)
 
 
-@router.get("/{game_id}/standings", responses={404: WRITE_ERRORS[404]})
-def read_standings(game: GameDep) -> StandingsPublic:
-    """The score sheet from every recorded round; dessert and winners after the last."""
+@router.get(
+    "/{game_id}/standings",
+    response_model=StandingsPublic,
+    responses={**NOT_MODIFIED, 404: WRITE_ERRORS[404]},
+)
+def read_standings(game: GameDep, request: Request, response: Response) -> Any:
+    """The score sheet from every recorded round; dessert and winners after the last.
+    Carries the game's revision as its ETag (304 for a matching If-None-Match)."""
+    tag = revisions.etag(revisions.game_revision(game))
+    if revisions.matches(request, tag):
+        return revisions.not_modified(tag)
+    revisions.cache_headers(response, tag)
     return public.standings_public(game, games.standings(game))
