@@ -102,6 +102,12 @@ class CropSet:
     crops: np.ndarray  # (N, CROP, CROP, 3) uint8
     labels: np.ndarray  # (N,) int64
 
+    @classmethod
+    def joined(cls, parts: list[CropSet]) -> CropSet:
+        return cls(
+            np.concatenate([p.crops for p in parts]), np.concatenate([p.labels for p in parts])
+        )
+
 
 def jitter_box(box: np.ndarray, rng: np.random.Generator, amount: float) -> np.ndarray:
     x1, y1, x2, y2 = box
@@ -184,6 +190,7 @@ def train_classifier(
     init: Path | None = None,
     lr: float = 3e-3,
     classes: int = len(CLASSES),
+    name: str = "classifier",
 ) -> tuple[Any, float]:
     """Train the classifier (from `init`, a saved state dict, when given); returns
     (network, best validation accuracy)."""
@@ -215,9 +222,7 @@ def train_classifier(
             sched.step()
             total += loss.item() * len(idx)
         acc = accuracy(net, val)
-        log(
-            f"classifier epoch {epoch + 1}/{epochs} loss {total / len(order):.4f} val acc {acc:.4f}"
-        )
+        log(f"{name} epoch {epoch + 1}/{epochs} loss {total / len(order):.4f} val acc {acc:.4f}")
         if acc >= best_acc:
             best_acc = acc
             best_state = {k: v.clone() for k, v in net.state_dict().items()}

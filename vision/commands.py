@@ -50,6 +50,7 @@ def register(subparsers: Any) -> None:
     train.add_argument(
         "--classifier-data",
         type=Path,
+        nargs="+",
         help="dataset for classifier and stack check crops (default: --data); larger images help",
     )
     train.add_argument("--resume", action="store_true", help="continue the run in --out")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -123,8 +123,12 @@ def _run_log(out: Path) -> Callable[[str], None]:
     return log
 
 
+def _datasets(data: Path | Sequence[Path]) -> list[Path]:
+    return [data] if isinstance(data, Path) else list(data)
+
+
 def train_classifier_run(
-    data: Path,
+    data: Path | Sequence[Path],
     out: Path,
     *,
     epochs: int = 12,
@@ -133,12 +137,13 @@ def train_classifier_run(
     init: Path | None = None,
     lr: float = 3e-3,
 ) -> Path:
-    """Crops from a synth dataset -> trained classifier -> out/classifier.onnx (+ .pt)."""
-    from vision.classifier import crops_from_dataset, export_onnx, train_classifier
+    """Crops from synth datasets -> trained classifier -> out/classifier.onnx (+ .pt)."""
+    from vision.classifier import CropSet, crops_from_dataset, export_onnx, train_classifier
 
     log = _run_log(out)
-    train = crops_from_dataset(data, "train", seed=seed)
-    val = crops_from_dataset(data, "val", seed=seed + 1)
+    roots = _datasets(data)
+    train = CropSet.joined([crops_from_dataset(d, "train", seed=seed) for d in roots])
+    val = CropSet.joined([crops_from_dataset(d, "val", seed=seed + 1) for d in roots])
     log(f"classifier crops: {len(train.labels)} train, {len(val.labels)} val")
     net, acc = train_classifier(
         train, val, epochs=epochs, threads=threads, seed=seed, log=log, init=init, lr=lr
@@ -148,27 +153,38 @@ def train_classifier_run(
 
 
 def train_stack_check_run(
-    data: Path, out: Path, *, epochs: int = 8, threads: int = 2, seed: int = 0
+    data: Path | Sequence[Path],
+    out: Path,
+    *,
+    epochs: int = 8,
+    threads: int = 2,
+    seed: int = 0,
+    init: Path | None = None,
+    lr: float = 3e-3,
 ) -> Path:
-    """Nigiri context crops from a synth dataset -> the stack check -> out/stack_check.onnx."""
+    """Nigiri context crops from synth datasets -> the stack check -> out/stack_check.onnx."""
     from vision.classifier import CropSet, export_onnx, train_classifier
     from vision.stack_check import stack_crops_from_dataset
 
     log = _run_log(out)
-    train = stack_crops_from_dataset(data, "train", seed=seed)
-    val = stack_crops_from_dataset(data, "val", seed=seed + 1)
+    roots = _datasets(data)
+    train = CropSet.joined([stack_crops_from_dataset(d, "train", seed=seed) for d in roots])
+    val = CropSet.joined([stack_crops_from_dataset(d, "val", seed=seed + 1) for d in roots])
     log(
         f"stack check crops: {len(train.labels)} train ({int(train.labels.sum())} on wasabi), "
         f"{len(val.labels)} val"
     )
     net, acc = train_classifier(
-        CropSet(train.crops, train.labels),
+        train,
         val,
         epochs=epochs,
         threads=threads,
         seed=seed,
         log=log,
         classes=2,
+        init=init,
+        lr=lr,
+        name="stack check",
     )
     log(f"stack check best val accuracy {acc:.4f}")
     return export_onnx(net, out / "stack_check.onnx")

@@ -9,9 +9,11 @@ import pytest
 
 from datasets.faces import FacePool
 from datasets.scene import make_scene
+from scoring.cards import NIGIRI
 from vision.detector import decode_yolo, letterbox, load_detector, model_info
 from vision.photo import load_photo
 from vision.pipeline import read_photo
+from vision.stack_check import MIN_PROBABILITY
 
 os.environ.setdefault("YOLO_OFFLINE", "1")
 
@@ -101,3 +103,21 @@ def test_model_card_names_files_that_exist() -> None:
     described = info.describe()
     assert len(described["detector"]["sha256"]) == 64
     assert "maki_3" in described["classes"]
+
+
+def test_shipped_stack_check_tells_a_stacked_nigiri_from_a_plain_one(scenes: list) -> None:
+    """On the true boxes of fresh photos: the check alone, apart from the finder."""
+    detector = load_detector()
+    assert detector.info.stack_check is not None
+    right = total = 0
+    for scene in scenes:
+        photo = load_photo(scene.jpeg)
+        nigiri = [c for c in scene.cards if c.kind in NIGIRI]
+        if not nigiri:
+            continue
+        boxes = np.array([c.box for c in nigiri], float) / photo.scale
+        stacked = detector.on_wasabi(photo.image, boxes) >= MIN_PROBABILITY
+        right += sum(s == (c.on_wasabi is not None) for s, c in zip(stacked, nigiri, strict=True))
+        total += len(nigiri)
+    assert total >= 20
+    assert right / total >= 0.95, f"{right}/{total}"

@@ -402,6 +402,21 @@ def test_a_reviewers_stack_box_absorbs_the_boxes_inside_it() -> None:
     assert reading.stacks == []
 
 
+@pytest.mark.parametrize("direction", ["down", "right", "left"])
+def test_a_nigiri_the_stack_check_calls_stacked_counts_once_with_or_without_its_strip(
+    direction: str,
+) -> None:
+    """The detector labels a nigiri's box as the stack when the stack check is sure; the
+    finder may or may not have boxed the wasabi's strip beside it."""
+    records = Table().stack("squid", 50, 50, shift=0.2, direction=direction).detections()
+    records = records.to_records()
+    next(r for r in records if r["label"] == "squid")["label"] = "squid_on_wasabi"
+    with_strip = read_tally(Detections.from_records(records))
+    without = read_tally(Detections.from_records([r for r in records if r["label"] != "wasabi"]))
+    assert nonzero(with_strip) == nonzero(without) == {"squid_on_wasabi": 1}
+    assert with_strip.cards == without.cards == 2
+
+
 def test_a_nigiri_relabelled_as_a_stack_takes_its_wasabi_strip_along() -> None:
     """A reviewer relabels the nigiri's box as a stack: the wasabi strip above is part of
     it, not an unfilled wasabi."""
