@@ -344,7 +344,8 @@ def correct(
     correction: dict[str, Any],
     author: str | None,
 ) -> CollectionView:
-    """Apply one correction (relabel, delete, add, set_counts) as a new event."""
+    """Apply one correction (relabel, delete, add, set_counts, adjust_count) as a new
+    event."""
     _, view = open_collection(session, game, number, seat)
     _check_version("collection", view.collection.version, version)
     action = correction["action"]
@@ -384,24 +385,36 @@ def correct(
         if not counts:
             raise Unprocessable("set at least one category's count")
         for key, value in counts.items():
-            if value is None:
-                continue
-            single = Tally.from_mapping({key: value})
-            impossible = [
-                p
-                for p in check_collection(single, players=len(game.players))
-                if p.is_error and p.code == "deck_limit"
-            ]
-            if impossible:
-                raise Unprocessable(
-                    f"{key} = {value} is impossible: {impossible[0].message}",
-                    category=key,
-                )
+            if value is not None:
+                _check_possible_count(game, key, value)
         payload = {"counts": counts}
+    elif action == review.ADJUST_COUNT:
+        category, delta = str(correction["category"]), int(correction["delta"])
+        current = view.assessment.tally.to_dict()[category]
+        if current + delta < 0:
+            raise Unprocessable(
+                f"{category} is {current}: it cannot go down by {-delta}", category=category
+            )
+        _check_possible_count(game, category, current + delta)
+        payload = {"category": category, "delta": delta, "from": current, "to": current + delta}
     else:  # pragma: no cover - the request model admits no other action
         raise Unprocessable(f"unknown correction {action!r}")
     _append(session, view.collection, version=version, kind=action, payload=payload, author=author)
     return view_collection(game, view.collection)
+
+
+def _check_possible_count(game: Game, category: str, value: int) -> None:
+    """422 for a count no deck holds (more of a kind than the deck has)."""
+    single = Tally.from_mapping({category: value})
+    impossible = [
+        p
+        for p in check_collection(single, players=len(game.players))
+        if p.is_error and p.code == "deck_limit"
+    ]
+    if impossible:
+        raise Unprocessable(
+            f"{category} = {value} is impossible: {impossible[0].message}", category=category
+        )
 
 
 def undo(

@@ -26,10 +26,15 @@ RELABEL: Final = "relabel"
 DELETE: Final = "delete"
 ADD: Final = "add"
 SET_COUNTS: Final = "set_counts"
+# A counter's +1 / -1: stored with the count it led to, so that replay never depends on
+# what the boxes read at the time (the delta is kept for the audit).
+ADJUST_COUNT: Final = "adjust_count"
 UNDO: Final = "undo"
 CONFIRM: Final = "confirm"
-CORRECTIONS: Final[frozenset[str]] = frozenset({RELABEL, DELETE, ADD, SET_COUNTS})
-KINDS: Final[tuple[str, ...]] = (UPLOAD, RELABEL, DELETE, ADD, SET_COUNTS, UNDO, CONFIRM)
+CORRECTIONS: Final[frozenset[str]] = frozenset({RELABEL, DELETE, ADD, SET_COUNTS, ADJUST_COUNT})
+KINDS: Final[tuple[str, ...]] = (
+    UPLOAD, RELABEL, DELETE, ADD, SET_COUNTS, ADJUST_COUNT, UNDO, CONFIRM,
+)  # fmt: skip
 
 Status = Literal["empty", "draft", "confirmed"]
 
@@ -154,8 +159,13 @@ def _apply(
             box=_box(payload["box"]),
             source="reviewer",
         )
-    elif event.kind == SET_COUNTS:
-        for key, value in dict(payload["counts"]).items():
+    elif event.kind in (SET_COUNTS, ADJUST_COUNT):
+        counts = (
+            dict(payload["counts"])
+            if event.kind == SET_COUNTS
+            else {str(payload["category"]): payload["to"]}
+        )
+        for key, value in counts.items():
             if value is None:
                 state.counts.pop(key, None)
             else:

@@ -395,8 +395,27 @@ class SetCounts(Strict):
     author: Author = None
 
 
+class AdjustCount(Strict):
+    action: Literal["adjust_count"]
+    category: TallyKey
+    delta: int = Field(
+        strict=True,
+        ge=-DECK_SIZE,
+        le=DECK_SIZE,
+        description="added to the category's count as it stands (+1, -1 from a counter)",
+    )
+    version: Version
+    author: Author = None
+
+    @model_validator(mode="after")
+    def _moves(self) -> AdjustCount:
+        if self.delta == 0:
+            raise ValueError("delta 0 changes nothing: send +1, -1 or another non-zero step")
+        return self
+
+
 CorrectionCreate = Annotated[
-    RelabelDetection | DeleteDetection | AddDetection | SetCounts,
+    RelabelDetection | DeleteDetection | AddDetection | SetCounts | AdjustCount,
     Field(discriminator="action"),
 ]
 

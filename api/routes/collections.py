@@ -135,6 +135,9 @@ def add_correction(
     - `add` a missed card (`box` in photo pixels, `label`)
     - `set_counts` per category (`counts`; null removes a count set earlier), with or
       without a photo: the calculator way.
+    - `adjust_count` a category by `delta` (+1, -1...) from its count as it stands; the
+      result is kept as that category's count, like `set_counts`, and the event records
+      `delta`, `from` and `to`. Below 0 or over the deck is a 422.
 
     `version` is the collection's. A correction of a confirmed tally un-confirms it.
     """
