@@ -350,7 +350,10 @@ def _lay_over(
     ends = _apply(homography, np.array([centre_mm, centre_mm + light.direction * 4.0]))
     dx, dy = ends[1] - ends[0]
     shadow = cv2.warpAffine(alpha, np.float32([[1, 0, dx], [0, 1, dy]]), size)
-    blur = max(1.0, 3.0 * ppm * float(np.abs(warp[0, 0])) + 1.0)
+    # 3 mm of softness at the item's own scale in the image. (A homography's [0, 0] entry
+    # is no scale: for one seen near the horizon it asked GaussianBlur for a 90 GB kernel.)
+    px_per_texel = np.sqrt(max(cv2.contourArea(corners.astype(np.float32)), 1.0)) / side
+    blur = min(max(1.0, 3.0 * ppm * px_per_texel + 1.0), 0.25 * max(size))
     shadow = cv2.GaussianBlur(shadow, (0, 0), blur) * light.strength
     roi *= (1 - shadow)[..., None]
     roi = roi * (1 - alpha[..., None]) + colour.astype(np.float32)

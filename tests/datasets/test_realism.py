@@ -11,7 +11,7 @@ import pytest
 
 from datasets.faces import FacePool
 from datasets.layout import PlacedCard, card_corners
-from datasets.scene import MIN_VISIBLE, Light, Scene, _paste, _sensor_noise
+from datasets.scene import MIN_VISIBLE, Light, Scene, _paste, _sensor_noise, make_scene
 
 
 def _up_angle(scene: Scene) -> float:
@@ -106,3 +106,13 @@ def test_some_scenes_are_big_photos_reduced(scenes: list[Scene]) -> None:
     for scene in scenes:
         assert scene.image.shape[:2] == (scene.meta["height"], scene.meta["width"])
         assert 50 <= scene.meta["jpeg_quality"] <= 95
+
+
+def test_clutter_seen_near_the_horizon_gets_a_bounded_shadow() -> None:
+    """Seed 4000, image 495 at 2016 px lays a pencil over a card so far off that its
+    shadow blur once asked for a 90 GB kernel and killed `sushigo synth` silently."""
+    from datasets.synth import face_pool, scene_rng
+
+    scene = make_scene(scene_rng(4000, 495), face_pool(4000), size=2016)
+    assert scene.image.shape[:2] == (2016, 1512)
+    assert any(item["over_cards"] for item in scene.meta["clutter"])
