@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from urllib.parse import parse_qsl
 
 from fastapi import HTTPException, Request
@@ -23,6 +23,9 @@ from python_multipart.multipart import MultipartParser, parse_options_header
 
 from api.errors import PayloadTooLarge, Unprocessable
 from vision.photo import Photo, PhotoError, load_photo
+
+if TYPE_CHECKING:
+    from python_multipart.multipart import MultipartCallbacks
 
 log = logging.getLogger(__name__)
 
@@ -89,7 +92,7 @@ class _FormReader:
         self._header_value = b""
         self._disposition = b""
 
-    def callbacks(self) -> dict[str, Any]:
+    def callbacks(self) -> MultipartCallbacks:
         return {
             "on_part_begin": self.on_part_begin,
             "on_header_field": self.on_header_field,

@@ -118,7 +118,7 @@ class PostgresServer:
         with psycopg.connect(
             host=str(self.socket_dir), port=PORT, user=SUPERUSER, dbname="postgres", autocommit=True
         ) as connection:
-            connection.execute(f'CREATE DATABASE "{name}"')  # type: ignore[arg-type]
+            connection.execute(f'CREATE DATABASE "{name}"'.encode())
         return self.url(name)
 
 

@@ -120,7 +120,9 @@ def test_export_writes_the_corrected_boxes_and_the_confirmed_tally(
     ):
         item = items[_name(played[game], seat)]
         collection = played[key]
-        height, width = cv2.imread(str(item.image)).shape[:2]
+        image = cv2.imread(str(item.image))
+        assert image is not None
+        height, width = image.shape[:2]
         assert (width, height) == size
         photo = collection["photo"]
         sx, sy = width / photo["width"], height / photo["height"]
