@@ -165,6 +165,9 @@ class CardDetector:
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
+        # Idle worker threads sleep instead of spinning: in the service, spinning threads
+        # took the core the request's own work (database, response) needed.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         providers = ["CPUExecutionProvider"]
         self.info = info
         self._detector = ort.InferenceSession(str(info.detector), options, providers=providers)
