@@ -13,6 +13,7 @@ import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 MODELS_DIR = Path(__file__).parent / "models"
 DEFAULT_DETECTOR_YAML = MODELS_DIR / "cardnet-p.yaml"
@@ -123,10 +124,6 @@ def _run_log(out: Path) -> Callable[[str], None]:
     return log
 
 
-def _datasets(data: Path | Sequence[Path]) -> list[Path]:
-    return [data] if isinstance(data, Path) else list(data)
-
-
 def train_classifier_run(
     data: Path | Sequence[Path],
     out: Path,
@@ -138,18 +135,12 @@ def train_classifier_run(
     lr: float = 3e-3,
 ) -> Path:
     """Crops from synth datasets -> trained classifier -> out/classifier.onnx (+ .pt)."""
-    from vision.classifier import CropSet, crops_from_dataset, export_onnx, train_classifier
+    from vision.classifier import CLASSES, crops_from_dataset
 
-    log = _run_log(out)
-    roots = _datasets(data)
-    train = CropSet.joined([crops_from_dataset(d, "train", seed=seed) for d in roots])
-    val = CropSet.joined([crops_from_dataset(d, "val", seed=seed + 1) for d in roots])
-    log(f"classifier crops: {len(train.labels)} train, {len(val.labels)} val")
-    net, acc = train_classifier(
-        train, val, epochs=epochs, threads=threads, seed=seed, log=log, init=init, lr=lr
-    )
-    log(f"classifier best val accuracy {acc:.4f}")
-    return export_onnx(net, out / "classifier.onnx")
+    return _train_on_crops(
+        "classifier", crops_from_dataset, len(CLASSES), data, out,
+        epochs=epochs, threads=threads, seed=seed, init=init, lr=lr,
+    )  # fmt: skip
 
 
 def train_stack_check_run(
@@ -163,31 +154,42 @@ def train_stack_check_run(
     lr: float = 3e-3,
 ) -> Path:
     """Nigiri context crops from synth datasets -> the stack check -> out/stack_check.onnx."""
-    from vision.classifier import CropSet, export_onnx, train_classifier
     from vision.stack_check import stack_crops_from_dataset
 
+    return _train_on_crops(
+        "stack check", stack_crops_from_dataset, 2, data, out,
+        epochs=epochs, threads=threads, seed=seed, init=init, lr=lr,
+    )  # fmt: skip
+
+
+def _train_on_crops(
+    name: str,
+    crops_from: Callable[..., Any],
+    classes: int,
+    data: Path | Sequence[Path],
+    out: Path,
+    *,
+    epochs: int,
+    threads: int,
+    seed: int,
+    init: Path | None,
+    lr: float,
+) -> Path:
+    """One of the crop networks (vision/classifier.py's design) trained and exported to
+    out/<name>.onnx, its state dict beside it."""
+    from vision.classifier import CropSet, export_onnx, train_classifier
+
     log = _run_log(out)
-    roots = _datasets(data)
-    train = CropSet.joined([stack_crops_from_dataset(d, "train", seed=seed) for d in roots])
-    val = CropSet.joined([stack_crops_from_dataset(d, "val", seed=seed + 1) for d in roots])
-    log(
-        f"stack check crops: {len(train.labels)} train ({int(train.labels.sum())} on wasabi), "
-        f"{len(val.labels)} val"
-    )
+    roots = [data] if isinstance(data, Path) else list(data)
+    train = CropSet.joined([crops_from(d, "train", seed=seed) for d in roots])
+    val = CropSet.joined([crops_from(d, "val", seed=seed + 1) for d in roots])
+    log(f"{name} crops: {len(train.labels)} train, {len(val.labels)} val")
     net, acc = train_classifier(
-        train,
-        val,
-        epochs=epochs,
-        threads=threads,
-        seed=seed,
-        log=log,
-        classes=2,
-        init=init,
-        lr=lr,
-        name="stack check",
-    )
-    log(f"stack check best val accuracy {acc:.4f}")
-    return export_onnx(net, out / "stack_check.onnx")
+        train, val, epochs=epochs, threads=threads, seed=seed, log=log,
+        init=init, lr=lr, classes=classes, name=name,
+    )  # fmt: skip
+    log(f"{name} best val accuracy {acc:.4f}")
+    return export_onnx(net, out / f"{name.replace(' ', '_')}.onnx")
 
 
 def ship_models(
