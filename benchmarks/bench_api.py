@@ -28,6 +28,12 @@ engineer's training held one core throughout, so runs vary widely):
   request's database write and response (about 2 ms of CPU) took 12-20 ms beside them.
   With spinning switched off, one paired run measured 6 ms instead of 28 ms of
   server-side overhead outside the body transfer.
+- with spinning off (vision.detector now sets it), the shipped three-network detector and
+  an idle machine: 0.245, 0.254, 0.238 in three runs (about 14 ms over a 57-66 ms bare
+  detection; the 3 MB noisy JPEG's reduced decode alone is ~30 ms of both). py-spy over
+  63 uploads: ~4.4 ms loading the game (three SELECTs through the ORM), ~4.4 ms receiving,
+  parsing and hashing the body on the event loop, ~5 ms the upload's own flush, events
+  and commit. Those are where the last 4 ms to the 20 % target are.
 """
 
 from __future__ import annotations
