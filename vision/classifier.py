@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from scoring.cards import CARD_KINDS
+from vision.boxes import areas, intersections
 
 if TYPE_CHECKING:
     import torch
@@ -156,13 +157,8 @@ def crops_from_dataset(
 
 
 def _max_overlap(box: np.ndarray, boxes: np.ndarray) -> float:
-    ix1 = np.maximum(box[0], boxes[:, 0])
-    iy1 = np.maximum(box[1], boxes[:, 1])
-    ix2 = np.minimum(box[2], boxes[:, 2])
-    iy2 = np.minimum(box[3], boxes[:, 3])
-    inter = np.clip(ix2 - ix1, 0, None) * np.clip(iy2 - iy1, 0, None)
-    area = (box[2] - box[0]) * (box[3] - box[1])
-    return float((inter / max(area, 1e-6)).max())
+    """The largest share of `box` that one of `boxes` covers."""
+    return float((intersections(box, boxes) / max(float(areas(box)[0]), 1e-6)).max())
 
 
 def _augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:

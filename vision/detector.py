@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from scoring.cards import NIGIRI, STACKS
+from vision.boxes import ious
 from vision.classifier import CLASSES, NONE_ID, crop_boxes, to_input
 from vision.detections import Detections
 from vision.labels import LABEL_ID
@@ -140,19 +141,12 @@ def decode_yolo(
 
 def _nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
     order = np.argsort(-scores, kind="stable")
-    areas = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
     keep: list[int] = []
     while len(order):
         i = order[0]
         keep.append(int(i))
         rest = order[1:]
-        ix1 = np.maximum(boxes[i, 0], boxes[rest, 0])
-        iy1 = np.maximum(boxes[i, 1], boxes[rest, 1])
-        ix2 = np.minimum(boxes[i, 2], boxes[rest, 2])
-        iy2 = np.minimum(boxes[i, 3], boxes[rest, 3])
-        inter = np.clip(ix2 - ix1, 0, None) * np.clip(iy2 - iy1, 0, None)
-        overlap = inter / (areas[i] + areas[rest] - inter + 1e-9)
-        order = rest[overlap <= iou]
+        order = rest[ious(boxes[i], boxes[rest]) <= iou]
     return np.array(keep, np.int64)
 
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from scoring import Tally, score_round
 from scoring.cards import CARD_KINDS, STACKS, TALLY_KEYS
+from vision.boxes import ious
 from vision.photo import load_photo_file
 from vision.pipeline import Detector, detect_photo
 from vision.reading import read_tally
@@ -160,15 +161,6 @@ def evaluate(
     return report
 
 
-def _iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """IoU of one box a (4,) against boxes b (N, 4)."""
-    ix1, iy1 = np.maximum(a[0], b[:, 0]), np.maximum(a[1], b[:, 1])
-    ix2, iy2 = np.minimum(a[2], b[:, 2]), np.minimum(a[3], b[:, 3])
-    inter = np.clip(ix2 - ix1, 0, None) * np.clip(iy2 - iy1, 0, None)
-    area = lambda x: (x[..., 2] - x[..., 0]) * (x[..., 3] - x[..., 1])  # noqa: E731
-    return inter / (area(a) + area(b) - inter + 1e-9)
-
-
 def _confuse(
     table: dict[str, Counter[str]],
     gt: list[tuple[str, np.ndarray]],
@@ -179,9 +171,9 @@ def _confuse(
     for kind, box in gt:
         best, best_iou = -1, 0.5
         if pred:
-            ious = _iou(box, np.array([p[1] for p in pred]))
-            for j in np.argsort(-ious):
-                if ious[j] >= best_iou and j not in used:
+            overlaps = ious(box, np.array([p[1] for p in pred]))
+            for j in np.argsort(-overlaps):
+                if overlaps[j] >= best_iou and j not in used:
                     best = int(j)
                     break
         if best < 0:
@@ -216,10 +208,10 @@ def _average_precision(
             for i, (_, box, _, img) in enumerate(preds):
                 if img not in gts:
                     continue
-                ious = _iou(box, gts[img])
-                ious[matched[img]] = -1
-                j = int(np.argmax(ious))
-                if ious[j] >= threshold:
+                overlaps = ious(box, gts[img])
+                overlaps[matched[img]] = -1
+                j = int(np.argmax(overlaps))
+                if overlaps[j] >= threshold:
                     matched[img][j] = True
                     tp[i] = 1
             aps.append(_ap(tp, n_gt))

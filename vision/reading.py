@@ -29,6 +29,7 @@ from typing import Any, Final, NamedTuple
 import numpy as np
 
 from scoring.cards import DECK, HAND_SIZE, NIGIRI, STACKS, TALLY_KEYS
+from vision.boxes import areas, intersections
 from vision.detections import Detections
 from vision.labels import STACK_LABELS
 
@@ -459,13 +460,11 @@ def _deck_warnings(tally: dict[str, int]) -> list[str]:
 
 
 def _area(box: np.ndarray) -> float:
-    return float(max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1]))
+    return float(areas(box)[0])
 
 
 def _intersection(a: np.ndarray, b: np.ndarray) -> float:
-    width = min(a[2], b[2]) - max(a[0], b[0])
-    height = min(a[3], b[3]) - max(a[1], b[1])
-    return float(max(0.0, width) * max(0.0, height))
+    return float(intersections(a, b)[0])
 
 
 def _edge_offset(a: np.ndarray, b: np.ndarray) -> float:

@@ -32,6 +32,9 @@ class DetectorTraining:
     cache: bool = True
     fraction: float = 1.0
     seed: int = 0
+    # None: ultralytics picks the optimizer and its rate. Given: AdamW at this rate (a
+    # further fine-tune, where the automatic 0.002 undoes the previous stage's end).
+    lr0: float | None = None
 
 
 def _offline() -> None:
@@ -100,6 +103,7 @@ def train_detector(cfg: DetectorTraining, *, resume: bool = False) -> Path:
             deterministic=False,
             verbose=True,
             patience=100,
+            **({"optimizer": "AdamW", "lr0": cfg.lr0} if cfg.lr0 else {}),
         )
     trainer = Trainer(overrides=overrides)
     try:
