@@ -168,7 +168,6 @@ class CardDetector:
         self._classifier = ort.InferenceSession(str(info.classifier), options, providers=providers)
         self._det_input = self._detector.get_inputs()[0].name
         self.stride = _dynamic_stride(self._detector)
-        self._cls_input = self._classifier.get_inputs()[0].name
         self._stack_check = (
             ort.InferenceSession(str(info.stack_check), options, providers=providers)
             if info.stack_check
@@ -197,24 +196,21 @@ class CardDetector:
         """Stage two: class probabilities (N, len(CLASSES)) for each box."""
         if not len(boxes):
             return np.zeros((0, len(CLASSES)), np.float32)
-        with self._lock:
-            (logits,) = self._classifier.run(
-                None, {self._cls_input: to_input(crop_boxes(image, boxes))}
-            )
-        e = np.exp(logits - logits.max(1, keepdims=True))
-        return (e / e.sum(1, keepdims=True)).astype(np.float32)
+        return self._probabilities(self._classifier, crop_boxes(image, boxes))
 
     def on_wasabi(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """The stack check: for each nigiri box, the probability that a wasabi lies under
         it (vision/stack_check.py). Zeros when these weights have no stack check."""
         if self._stack_check is None or not len(boxes):
             return np.zeros(len(boxes), np.float32)
+        return self._probabilities(self._stack_check, context_crops(image, boxes))[:, ON_WASABI]
+
+    def _probabilities(self, network: Any, crops: np.ndarray) -> np.ndarray:
+        """Softmax of a crop network's logits, (N, classes)."""
         with self._lock:
-            (logits,) = self._stack_check.run(
-                None, {"crops": to_input(context_crops(image, boxes))}
-            )
+            (logits,) = network.run(None, {network.get_inputs()[0].name: to_input(crops)})
         e = np.exp(logits - logits.max(1, keepdims=True))
-        return (e[:, ON_WASABI] / e.sum(1)).astype(np.float32)
+        return (e / e.sum(1, keepdims=True)).astype(np.float32)
 
     def __call__(self, image: np.ndarray) -> Detections:
         boxes, scores = self.find_cards(image)
