@@ -10,6 +10,7 @@ millisecond of every request.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
+from concurrent.futures import Future
 from typing import Annotated, TypeVar
 
 from fastapi import Depends, Header, Path, Request
@@ -19,12 +20,14 @@ from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from api import games
-from api.detection import Detector, DetectorProvider
+from api.detection import Detector, DetectorProvider, detect_in_background
 from api.models import Game
 from api.schemas import DetectForm, PhotoUploadForm
 from api.settings import Settings
 from api.storage import PhotoStore
-from api.uploads import ReceivedPhoto, receive_photo
+from api.uploads import ReceivedPhoto, decode_photo, receive_photo
+from vision.detections import Detections
+from vision.photo import Photo
 
 GAME_ID_PATTERN = r"^[A-Za-z0-9_-]{1,32}$"
 
@@ -90,6 +93,27 @@ DetectorDep = Annotated[Detector, Depends(get_detector)]
 DetectorProviderDep = Annotated[DetectorProvider, Depends(get_detector_provider)]
 UploadDep = Annotated[ReceivedPhoto[PhotoUploadForm], Depends(photo_form(PhotoUploadForm))]
 DetectUploadDep = Annotated[ReceivedPhoto[DetectForm], Depends(photo_form(DetectForm))]
+
+
+Reading = Future[tuple[Photo, Detections]]
+
+
+async def start_reading(
+    upload: UploadDep, settings: SettingsDep, detector: DetectorDep
+) -> Reading | None:
+    """Start decoding and detecting a well-formed upload as soon as its body is in, from
+    the event loop (no thread hop before it starts); the route checks the game meanwhile.
+    None for a malformed form, which the route reports after the game's own errors."""
+    form = upload.form
+    if form is None:
+        return None
+    data, max_bytes, max_pixels = form.data, settings.max_upload_bytes, settings.max_pixels
+    return detect_in_background(
+        lambda: decode_photo(data, max_bytes=max_bytes, max_pixels=max_pixels), detector
+    )
+
+
+ReadingDep = Annotated[Reading | None, Depends(start_reading)]
 
 GameId = Annotated[
     str, Path(pattern=GAME_ID_PATTERN, description="the id returned when the game was created")

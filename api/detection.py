@@ -12,6 +12,7 @@ import hashlib
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,8 +22,30 @@ import numpy as np
 from api.errors import DetectorUnavailable
 from vision.detections import Detections
 from vision.labels import DETECTOR_LABELS
+from vision.photo import Photo
+from vision.pipeline import detect_photo
 
 Detector = Callable[[np.ndarray], Detections]
+
+# An upload's photo is decoded and detected on one of these threads while the request's
+# own thread does the upload's database checks: the JPEG decode is single-threaded and
+# takes tens of milliseconds, so on a second core the checks add nothing to an upload's
+# latency (benchmarks/bench_api.py). Four bound the decoded photos held at once; the
+# provider's slots bound the detections.
+_photo_workers = ThreadPoolExecutor(max_workers=4, thread_name_prefix="photo")
+
+
+def detect_in_background(
+    decode: Callable[[], Photo], detector: Detector
+) -> Future[tuple[Photo, Detections]]:
+    """Start decoding and detecting a photo; `.result()` gives both, or raises what the
+    decode raised (a PhotoError is the client's 4xx)."""
+
+    def work() -> tuple[Photo, Detections]:
+        photo = decode()
+        return photo, detect_photo(photo, detector)
+
+    return _photo_workers.submit(work)
 
 
 @dataclass(frozen=True)

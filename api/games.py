@@ -13,6 +13,7 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,7 +22,6 @@ from sqlalchemy.orm import Session, object_session, selectinload
 from sqlalchemy.orm.attributes import set_committed_value
 
 from api import review
-from api.detection import Detector
 from api.errors import (
     Conflict,
     MissingToken,
@@ -32,7 +32,6 @@ from api.errors import (
 )
 from api.models import Collection, Game, Photo, Player, ReviewEvent, Round, RoundEvent
 from api.storage import PhotoStore, media_type, sha256_hex
-from api.uploads import decode_photo
 from scoring import (
     GameResult,
     GameRules,
@@ -44,7 +43,8 @@ from scoring import (
     score_game,
     score_round,
 )
-from vision.pipeline import detect_photo
+from vision.detections import Detections
+from vision.photo import Photo as DecodedPhoto
 
 ROUND_OPEN = "open"
 ROUND_RECORDED = "recorded"
@@ -458,12 +458,6 @@ def confirm(
     return view_collection(game, view.collection)
 
 
-@dataclass(frozen=True)
-class PhotoLimits:
-    max_bytes: int
-    max_pixels: int
-
-
 def upload_photo(
     session: Session,
     store: PhotoStore,
@@ -473,52 +467,55 @@ def upload_photo(
     *,
     version: int,
     data: bytes,
-    digest: str | None = None,
-    detector: Detector,
-    limits: PhotoLimits,
+    reading: Future[tuple[DecodedPhoto, Detections]],
     author: str | None,
     model: dict[str, Any] | None = None,
 ) -> CollectionView:
     """Store a photo of a player's collection and make its detections the new draft.
 
-    The checks that need no pixels come first; then the database is let go while the
-    photo is decoded and detected (slow, and off the event loop: routes are sync); then
-    the version is checked again and the photo, file and event stored together.
+    `reading` is the photo's decode and detection, already running on another thread
+    (`api.detection.detect_in_background`). The checks that need no pixels are made
+    meanwhile; then the database is let go until the detections are there; then the
+    version is checked again and the photo, file and event stored together. A failed
+    check wins over a photo that cannot be decoded, as if the checks came first.
     """
     collection = writable_collection(session, game, number, seat)
     _check_version("collection", collection.version, version)
     session.commit()  # end the transaction: nothing is held during detection
 
-    photo = decode_photo(data, max_bytes=limits.max_bytes, max_pixels=limits.max_pixels)
-    detections = detect_photo(photo, detector)
-    width, height = photo.original_size
-    records = detections.to_records()
-
-    # The checks are repeated where they matter, in _append's UPDATEs.
-    digest = digest or sha256_hex(data)
-    row = Photo(
-        collection_id=collection.id,
-        sha256=digest,
-        media_type=media_type(data),
-        size_bytes=len(data),
-        width=int(width),
-        height=int(height),
-        detections=records,
-        warnings=[],
-        model=model or {},
-        author=author,
-    )
-    session.add(row)
-    session.flush()
-    _append(
-        session,
-        collection,
-        version=version,
-        kind=review.UPLOAD,
-        payload={"photo": row.id, "sha256": digest},
-        author=author,
-        before_commit=lambda: store.put_photo(data, digest=digest),
-    )
+    # Hashed and written to disk here, beside the decode on another core, rather than
+    # on the event loop (the hash) or inside the final transaction (the file's fsync).
+    digest = sha256_hex(data)
+    staged = store.stage_photo(data, digest=digest)
+    try:
+        photo, detections = reading.result()
+        width, height = photo.original_size
+        row = Photo(
+            collection_id=collection.id,
+            sha256=digest,
+            media_type=media_type(data),
+            size_bytes=len(data),
+            width=int(width),
+            height=int(height),
+            detections=detections.to_records(),
+            warnings=[],
+            model=model or {},
+            author=author,
+        )
+        session.add(row)
+        session.flush()
+        # The checks are repeated where they matter, in _append's UPDATEs.
+        _append(
+            session,
+            collection,
+            version=version,
+            kind=review.UPLOAD,
+            payload={"photo": row.id, "sha256": digest},
+            author=author,
+            before_commit=staged.publish,
+        )
+    finally:
+        staged.discard()  # a failed upload leaves no file behind
     return view_collection(game, collection)
 
 

@@ -48,13 +48,14 @@ class PhotoStore:
     def photo_path(self, sha256: str) -> Path:
         return self.photos / sha256[:2] / sha256
 
-    def put_photo(self, data: bytes, *, digest: str | None = None) -> str:
-        """Store the bytes (once); return their sha256 (`digest`, when already known)."""
-        digest = digest or sha256_hex(data)
+    def stage_photo(self, data: bytes, *, digest: str) -> StagedPhoto:
+        """Write the bytes to a temporary file beside their place (the slow part: a few
+        milliseconds of fsync for a phone photo), to be put in place by `publish()` or
+        removed by `discard()`. Nothing is written when the photo is stored already."""
         path = self.photo_path(digest)
-        if not path.exists():
-            _write_atomically(path, data)
-        return digest
+        if path.exists():
+            return StagedPhoto(path, None)
+        return StagedPhoto(path, _write_temporary(path, data))
 
     def read_photo(self, sha256: str) -> bytes:
         return self.photo_path(sha256).read_bytes()
@@ -68,15 +69,39 @@ class PhotoStore:
         return path
 
 
-def _write_atomically(path: Path, data: bytes) -> None:
+class StagedPhoto:
+    """A photo written beside its place, not yet in it (PhotoStore.stage_photo)."""
+
+    def __init__(self, path: Path, temporary: Path | None) -> None:
+        self.path = path
+        self._temporary = temporary
+
+    def publish(self) -> None:
+        if self._temporary is not None:
+            os.replace(self._temporary, self.path)
+            self._temporary = None
+
+    def discard(self) -> None:
+        """Remove the temporary file unless it was published (safe to call twice)."""
+        if self._temporary is not None:
+            self._temporary.unlink(missing_ok=True)
+            self._temporary = None
+
+
+def _write_temporary(path: Path, data: bytes) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".incoming-")
+    handle, name = tempfile.mkstemp(dir=path.parent, prefix=".incoming-")
+    temporary = Path(name)
     try:
         with os.fdopen(handle, "wb") as file:
             file.write(data)
             file.flush()
             os.fsync(file.fileno())
-        os.replace(temporary, path)
     except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        temporary.unlink(missing_ok=True)
         raise
+    return temporary
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    StagedPhoto(path, _write_temporary(path, data)).publish()

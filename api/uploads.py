@@ -1,15 +1,15 @@
 """Receiving a photo upload: the multipart body is parsed as it arrives, the photo's
-bytes are kept in memory (bounded by the size limit) and hashed on the way, and the
-small form fields beside it are validated like any FastAPI form.
+bytes are kept in memory (bounded by the size limit), and the small form fields beside it
+are validated like any FastAPI form. The photo is hashed later, off the event loop
+(api/games.py), beside its decode.
 
 Why not FastAPI's `File()` / `Form()`: Starlette spools every file part over 1 MB to a
 temporary file on disk, one worker-thread hop per 64 KB chunk, only for the route to read
-it all back and hash it again. For a 3 MB phone photo that was a tenth of the request.
+it all back. For a 3 MB phone photo that was a tenth of the request.
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -46,10 +46,9 @@ Fields = TypeVar("Fields", bound=BaseModel)
 
 @dataclass(frozen=True)
 class PhotoForm(Generic[Fields]):
-    """A valid upload: the photo's bytes and hash, the form fields beside it."""
+    """A valid upload: the photo's bytes, the form fields beside it."""
 
     data: bytes
-    sha256: str
     fields: Fields
 
 
@@ -74,7 +73,6 @@ class _Part:
     filename: str | None = None
     chunks: list[bytes] = field(default_factory=list)
     size: int = 0
-    hasher: Any = None
 
 
 class _FormReader:
@@ -128,8 +126,6 @@ class _FormReader:
         self._part.name = _text(options[b"name"])
         if b"filename" in options:
             self._part.filename = _text(options[b"filename"])
-        if self._is_photo(self._part):
-            self._part.hasher = hashlib.sha256()
 
     def on_part_data(self, data: bytes, start: int, end: int) -> None:
         part = self._part
@@ -140,9 +136,7 @@ class _FormReader:
                     f"the file is over {self.max_bytes:,} bytes, the limit for a photo",
                     reason="too_large",
                 )
-            chunk = data[start:end]
-            part.hasher.update(chunk)
-            part.chunks.append(chunk)
+            part.chunks.append(data[start:end])
         elif part.filename is None:
             if part.size > MAX_FIELD_BYTES:
                 raise Unprocessable(
@@ -202,7 +196,7 @@ async def receive_photo(
     if errors or photo is None:
         return ReceivedPhoto(form=None, errors=errors)
     data = photo.chunks[0] if len(photo.chunks) == 1 else b"".join(photo.chunks)
-    form = PhotoForm(data=data, sha256=photo.hasher.hexdigest(), fields=values)
+    form = PhotoForm(data=data, fields=values)
     return ReceivedPhoto(form=form, errors=[])
 
 

@@ -197,10 +197,14 @@ class Uploader:
     def upload(self) -> tuple[float, int]:
         seat = self.turn % len(PLAYERS) + 1
         self.turn += 1
+        # Every upload is a new photo to the server, as at a real table (a new file to
+        # write and fsync): bytes after the JPEG's end marker change its hash, not its
+        # pixels, so the detection stays the bare one's.
+        photo = self.photo + f"{id(self)}:{self.turn}".encode()
         start = time.perf_counter()
         response = self.client.post(
             f"{self.url}/{seat}/photos",
-            files={"image": ("photo.jpg", self.photo, "image/jpeg")},
+            files={"image": ("photo.jpg", photo, "image/jpeg")},
             data={"version": str(self.versions[seat])},
             headers=self.headers,
         )

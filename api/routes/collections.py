@@ -11,15 +11,14 @@ from fastapi.responses import FileResponse, Response
 from api import games, public
 from api.annotated import annotated_jpeg
 from api.deps import (
-    DetectorDep,
     DetectorProviderDep,
     EditTokenDep,
     GameDep,
     GameId,
+    ReadingDep,
     RoundNumber,
     Seat,
     SessionDep,
-    SettingsDep,
     StoreDep,
     UploadDep,
     WritableGameDep,
@@ -70,11 +69,10 @@ def upload_photo(
     number: RoundNumber,
     seat: Seat,
     upload: UploadDep,  # first: the body is read before any transaction begins
+    reading: ReadingDep,  # then its decode and detection start, on another thread
     token: EditTokenDep,
     session: SessionDep,
     store: StoreDep,
-    settings: SettingsDep,
-    detector: DetectorDep,
     provider: DetectorProviderDep,
 ) -> Response:
     """Upload the player's photo for the round (multipart: `image`, `version`, optional
@@ -82,9 +80,12 @@ def upload_photo(
     photo's, which stays on record)."""
     # The game is read here rather than by a dependency, and the body is serialized
     # here: every thread hand-off saved is a scheduler wake-up on a busy machine.
+    # The game, its token and the collection are checked while the photo is decoded and
+    # detected; their errors still come first, then the form's, then the photo's.
     game = games.get_game(session, game_id)
     games.authorize(game, token)
     form = upload.valid()
+    assert reading is not None  # a valid form has started one
     view = games.upload_photo(
         session,
         store,
@@ -93,9 +94,7 @@ def upload_photo(
         seat,
         version=form.fields.version,
         data=form.data,
-        digest=form.sha256,
-        detector=detector,
-        limits=games.PhotoLimits(settings.max_upload_bytes, settings.max_pixels),
+        reading=reading,
         author=form.fields.author,
         model=_model_stamp(provider),
     )

@@ -5,6 +5,7 @@ FastAPI's 422s for bad fields, 400 for a body that is not multipart, the order o
 from __future__ import annotations
 
 import hashlib
+import threading
 from typing import Any
 
 import pytest
@@ -175,3 +176,39 @@ def test_detect_reads_the_same_form(client: TestClient, detector: FakeDetector) 
     assert response.status_code == 200, response.text
     assert response.json()["tally"]["egg"] == 2
     assert client.post("/api/v1/detect", data={"players": "3"}).status_code == 422
+
+
+def test_the_photo_is_detected_while_the_game_is_checked(
+    table: Table, detector: FakeDetector, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The game is looked up only once the detector has been called: with the decode and
+    # the database checks one after the other, the lookup would wait here in vain.
+    from api import games
+
+    detecting = threading.Event()
+    original_call, original_get_game = FakeDetector.__call__, games.get_game
+
+    def call(self: FakeDetector, image: Any) -> Any:
+        detecting.set()
+        return original_call(self, image)
+
+    def get_game(*args: Any, **kwargs: Any) -> Any:
+        assert detecting.wait(timeout=10), "the database was checked before detection began"
+        return original_get_game(*args, **kwargs)
+
+    monkeypatch.setattr(FakeDetector, "__call__", call)
+    monkeypatch.setattr(games, "get_game", get_game)
+    response = _post(table, files={"image": ("a.jpg", _photo())}, data={"version": "0"})
+    assert response.status_code == 201, response.text
+    assert threading.get_ident() not in detector.threads
+
+
+def test_a_wrong_seat_wins_over_a_photo_that_cannot_be_decoded(table: Table) -> None:
+    junk = {"image": ("a.jpg", b"not a photo")}
+    url = f"{table.collection_url(1, 9)}/photos"
+    response = table.client.post(url, headers=table.headers, files=junk, data={"version": "0"})
+    assert response.status_code == 404, response.text
+    response = _post(table, files=junk, data={"version": "7"})
+    assert response.status_code == 409, response.text
+    response = _post(table, files=junk, data={"version": "0"})
+    assert response.status_code == 415, response.text

@@ -25,16 +25,27 @@ from vision.train import (
 def test_tiny_training_run_ships_a_loadable_model(tmp_path: Path) -> None:
     data = write_dataset(tmp_path / "data", images=10, seed=5, size=320, workers=1, progress=False)
     pt = train_detector(
-        DetectorTraining(data=data / "data.yaml", out=tmp_path / "run" / "detector", imgsz=160,
-                         epochs=1, batch=4, threads=1, cache=False)
+        DetectorTraining(
+            data=data / "data.yaml",
+            out=tmp_path / "run" / "detector",
+            imgsz=160,
+            epochs=1,
+            batch=4,
+            threads=1,
+            cache=False,
+        )
     )
     assert pt.is_file()
     onnx = train_classifier_run(data, tmp_path / "run" / "classifier", epochs=1, threads=1)
     assert onnx.is_file()
-    stack_check = train_stack_check_run(data, tmp_path / "run" / "stack_check", epochs=1,
-                                        threads=1)
-    ship_models(tmp_path / "weights", detector_pt=pt, classifier_onnx=onnx, imgsz=160,
-                stack_check_onnx=stack_check)
+    stack_check = train_stack_check_run(data, tmp_path / "run" / "stack_check", epochs=1, threads=1)
+    ship_models(
+        tmp_path / "weights",
+        detector_pt=pt,
+        classifier_onnx=onnx,
+        imgsz=160,
+        stack_check_onnx=stack_check,
+    )
     assert (tmp_path / "weights" / "detector.onnx").is_file()
     assert (tmp_path / "weights" / "stack_check.onnx").is_file()
 
@@ -47,11 +58,21 @@ def test_tiny_training_run_ships_a_loadable_model(tmp_path: Path) -> None:
 
     # Fine-tuning from those weights on "corrected photos" (here: another tiny dataset in
     # the export layout) reports before/after figures on the held-out part.
-    exported = write_dataset(tmp_path / "export", images=6, seed=9, size=320, workers=1,
-                             progress=False)
-    result = finetune(Finetuning(data=exported, weights=tmp_path / "weights",
-                                 out=tmp_path / "ft", synthetic=4, epochs=1, classifier_epochs=1,
-                                 imgsz=160, threads=1))
+    exported = write_dataset(
+        tmp_path / "export", images=6, seed=9, size=320, workers=1, progress=False
+    )
+    result = finetune(
+        Finetuning(
+            data=exported,
+            weights=tmp_path / "weights",
+            out=tmp_path / "ft",
+            synthetic=4,
+            epochs=1,
+            classifier_epochs=1,
+            imgsz=160,
+            threads=1,
+        )
+    )
     assert result["held_out_photos"] >= 1
     assert set(result["before"]["subsets"]["all"]) == set(result["after"]["subsets"]["all"])
     assert (tmp_path / "ft" / "weights" / "classifier.pt").is_file()
