@@ -38,16 +38,16 @@ engineer's training held one core throughout, so runs vary widely):
   table: the earlier runs re-sent one photo, so the file write and its fsync (4-8 ms for
   3 MB on this disk) were never measured.
 - The upload's timeline (a server with timestamps around each stage, medians of 35
-  uploads): body in at 2.2 ms; decode 30 ms and detection 27-29 ms; then 5 ms of insert, events, commit,
-  view and response. So the photo is now decoded and detected on another thread from the
-  moment the body is in (an async dependency starts it, no thread hop first), while the
-  request thread loads the game, checks the token, collection and version, hashes the
-  photo (no longer on the event loop) and writes it to a temporary file; the commit only
-  renames the file into place. Old and new code alternated in one sitting, training
-  paused, new photo per upload, 3 runs each: before 0.276 / 0.291 / 0.331, after
-  0.189 / 0.182 / 0.198 (about 11 ms over a 58 ms bare detection). httptools and uvloop
-  measured within the noise of h11 and asyncio (0.20-0.21 against 0.19-0.22), so they
-  stay out.
+  uploads): body in at 2.2 ms; decode 30 ms and detection 27-29 ms; then 5 ms of insert,
+  events, commit, view and response. So the photo is now decoded and detected on another
+  thread from the moment the body is in (an async dependency starts it, no thread hop
+  first), while the request thread loads the game, checks the token, collection and
+  version, hashes the photo (no longer on the event loop) and writes it to a temporary
+  file; the commit only renames the file into place. Old and new code alternated in one
+  sitting, training paused, new photo per upload, 3 runs each: before 0.276 / 0.291 /
+  0.331, after 0.189 / 0.182 / 0.198 (about 11 ms over a 58 ms bare detection). httptools
+  and uvloop measured within the noise of h11 and asyncio (0.20-0.21 against 0.19-0.22),
+  so they stay out.
 """
 
 from __future__ import annotations
