@@ -32,8 +32,8 @@ from pathlib import Path
 from vision.detector import load_detector
 from vision.photo import load_photo_file
 from vision.pipeline import read_photo
-detector = load_detector()
-for path in sys.argv[1:]:
+detector = load_detector(Path(sys.argv[1]) if sys.argv[1] else None)
+for path in sys.argv[2:]:
     read_photo(load_photo_file(Path(path)), detector)
 # VmHWM, not ru_maxrss: Linux carries ru_maxrss over exec from the forking benchmark.
 hwm = next(l for l in open("/proc/self/status") if l.startswith("VmHWM:"))
@@ -41,11 +41,11 @@ print(int(hwm.split()[1]) / 1024, "torch" in sys.modules)
 """
 
 
-def service_peak_rss(paths: list[Path]) -> tuple[float, bool]:
+def service_peak_rss(paths: list[Path], weights: Path | None) -> tuple[float, bool]:
     """Peak RSS (MB) of a fresh process that loads the fast path and reads `paths`, and
     whether torch got imported there."""
     out = subprocess.run(
-        [sys.executable, "-c", _SERVICE, *map(str, paths)],
+        [sys.executable, "-c", _SERVICE, str(weights or ""), *map(str, paths)],
         check=True,
         capture_output=True,
         text=True,
@@ -58,6 +58,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--photos", type=int, default=8)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--weights", type=Path, help="weights folder (default: the shipped one)")
     args = parser.parse_args()
 
     from datasets.faces import FacePool
@@ -76,8 +77,8 @@ def main() -> None:
         path.write_bytes(scene.jpeg)
         paths.append(path)
 
-    detector = load_detector()
-    info = model_info()
+    detector = load_detector(args.weights)
+    info = model_info(args.weights)
     fast_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
     from ultralytics import YOLO
@@ -121,7 +122,7 @@ def main() -> None:
         f"speed-up, card finding vs plain predict:   "
         f"{statistics.median(baseline) / statistics.median(stage_one):.2f}x"
     )
-    rss, torch_loaded = service_peak_rss(paths)
+    rss, torch_loaded = service_peak_rss(paths, args.weights)
     print(
         f"peak RSS of a process that only loads the fast path and reads these photos: "
         f"{rss:.0f} MB (torch imported: {torch_loaded}; target < 1000 MB)"

@@ -37,7 +37,11 @@ def register(subparsers: Any) -> None:
         help="a dataset from `sushigo synth` (DIR with data.yaml)",
     )
     train.add_argument(
-        "--stage", choices=("all", "detector", "classifier", "stack-check"), default="all"
+        "--stage",
+        choices=("all", "detector", "classifier", "stack-check", "quantize"),
+        default="all",
+        help="quantize: re-make the int8 crop networks of --weights (default: the shipped "
+        "ones) from their float ones, calibrated on crops of --classifier-data (or --data)",
     )
     train.add_argument("--out", type=Path, default=Path("runs/train"), help="run folder")
     train.add_argument("--epochs", type=int, default=15, help="detector epochs (15)")
@@ -124,6 +128,8 @@ def run_train(args: argparse.Namespace) -> int:
 
     if args.finetune:
         return run_finetune(args)
+    if args.stage == "quantize":
+        return run_quantize(args)
     data_yaml = args.data / "data.yaml"
     if not data_yaml.is_file():
         raise FileNotFoundError(f"{data_yaml} not found: make a dataset with `sushigo synth`")
@@ -172,6 +178,20 @@ def run_train(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_quantize(args: argparse.Namespace) -> int:
+    from vision.detector import default_weights
+    from vision.quantize import quantize_weights
+
+    datasets = args.classifier_data or [args.data]
+    for folder in datasets:
+        if not (folder / "data.yaml").is_file():
+            raise FileNotFoundError(f"{folder / 'data.yaml'} not found: make a dataset first")
+    weights = args.weights or default_weights()
+    for name, same in quantize_weights(weights, datasets).items():
+        print(f"{name}: int8 copy picks the float network's class on {same:.2%} of val crops")
+    return 0
+
+
 def run_finetune(args: argparse.Namespace) -> int:
     from vision.detector import default_weights, model_info
     from vision.finetune import Finetuning, finetune, format_comparison
@@ -192,15 +212,17 @@ def run_finetune(args: argparse.Namespace) -> int:
     result = finetune(cfg)
     print(format_comparison(result))
     if args.ship:
+        from vision.quantize import float_path
         from vision.train import ship_models
 
         weights = Path(result["weights"])
+        stack_check = model_info(weights).stack_check
         ship_models(
             args.ship,
             detector_pt=weights / "detector.pt",
             classifier_onnx=weights / "classifier.onnx",
             imgsz=args.imgsz,
-            stack_check_onnx=model_info(weights).stack_check,
+            stack_check_onnx=float_path(stack_check) if stack_check else None,
         )
         print(f"shipped into {args.ship}")
     return 0

@@ -1,9 +1,11 @@
 """Turning trained weights into the shipped model folder (vision/weights/ by default):
 
-detector.pt       the ultralytics checkpoint (fine-tuning starts here)
-detector.onnx     the same network for onnxruntime (the fast path)
-classifier.onnx   the card classifier
-model.json        what they are: files, image size, thresholds, when trained, figures
+detector.pt            the ultralytics checkpoint (fine-tuning starts here)
+detector.onnx          the same network for onnxruntime (the fast path)
+classifier.pt/.onnx    the card classifier: state dict (fine-tuning) and float network
+classifier.int8.onnx   its int8 copy, what the fast path runs (vision/quantize.py)
+stack_check.*          the stack check, the same three files
+model.json             what they are: files, image size, thresholds, when trained, figures
 """
 
 from __future__ import annotations
@@ -54,21 +56,30 @@ def write_model_card(
     iou: float = NMS_IOU,
     metrics: dict[str, Any] | None = None,
     notes: str = "",
+    trained: str | None = None,
 ) -> Path:
     path = folder / MODEL_CARD
     previous = json.loads(path.read_text()) if path.exists() else {}
     card = {
         "detector": "detector.onnx",
         "detector_checkpoint": "detector.pt",
-        "classifier": "classifier.onnx",
+        "classifier": _fast_network(folder, "classifier"),
         # Optional (vision/stack_check.py): a folder trained before it existed has none.
-        "stack_check": "stack_check.onnx" if (folder / "stack_check.onnx").exists() else None,
+        "stack_check": _fast_network(folder, "stack_check"),
         "imgsz": imgsz,
         "conf": conf,
         "iou": iou,
-        "trained": datetime.now(UTC).isoformat(timespec="seconds"),
+        "trained": trained or datetime.now(UTC).isoformat(timespec="seconds"),
         "metrics": metrics if metrics is not None else previous.get("metrics", {}),
         "notes": notes or previous.get("notes", ""),
     }
     path.write_text(json.dumps(card, indent=1) + "\n")
     return path
+
+
+def _fast_network(folder: Path, name: str) -> str | None:
+    """The file the fast path runs for a crop network: its int8 copy where there is one."""
+    for file in (f"{name}.int8.onnx", f"{name}.onnx"):
+        if (folder / file).exists():
+            return file
+    return None

@@ -71,6 +71,7 @@ def finetune(cfg: Finetuning) -> dict[str, Any]:
     """Train from cfg.weights on the mix; returns the before/after figures on held-out photos."""
     from vision.detector import load_detector, model_info
     from vision.evaluate import evaluate
+    from vision.quantize import float_path
     from vision.train import DetectorTraining, ship_models, train_classifier_run, train_detector
 
     start = model_info(cfg.weights)
@@ -105,7 +106,7 @@ def finetune(cfg: Finetuning) -> dict[str, Any]:
         detector_pt=pt,
         classifier_onnx=onnx,
         imgsz=cfg.imgsz,
-        stack_check_onnx=start.stack_check,
+        stack_check_onnx=float_path(start.stack_check) if start.stack_check else None,
     )
     after = evaluate(data, load_detector(weights), split="test").summary()
     return {

@@ -180,8 +180,9 @@ def _train_on_crops(
     lr: float,
 ) -> Path:
     """One of the crop networks (vision/classifier.py's design) trained and exported to
-    out/<name>.onnx, its state dict beside it."""
+    out/<name>.onnx, its state dict and int8 copy (vision/quantize.py) beside it."""
     from vision.classifier import CropSet, export_onnx, train_classifier
+    from vision.quantize import agreement, quantize_crop_network
 
     log = _run_log(out)
     roots = [data] if isinstance(data, Path) else list(data)
@@ -193,7 +194,11 @@ def _train_on_crops(
         init=init, lr=lr, classes=classes, name=name,
     )  # fmt: skip
     log(f"{name} best val accuracy {acc:.4f}")
-    return export_onnx(net, out / f"{name.replace(' ', '_')}.onnx")
+    onnx = export_onnx(net, out / f"{name.replace(' ', '_')}.onnx")
+    quantized = quantize_crop_network(onnx, train.crops, seed=seed)
+    same = agreement(onnx, quantized, val.crops)
+    log(f"{name} int8 copy: same class as the float network on {same:.4f} of val crops")
+    return onnx
 
 
 def ship_models(
@@ -206,6 +211,7 @@ def ship_models(
 ) -> None:
     """Put freshly trained models into a weights folder and refresh its model.json."""
     from vision.export import export_detector, write_model_card
+    from vision.quantize import int8_path
 
     folder.mkdir(parents=True, exist_ok=True)
     if detector_pt is not None:
@@ -216,7 +222,12 @@ def ship_models(
         target = folder / f"{name}.onnx"
         if onnx.resolve() != target.resolve():
             shutil.copyfile(onnx, target)
-        state = onnx.with_suffix(".pt")
-        if state.exists() and state.resolve() != target.with_suffix(".pt").resolve():
-            shutil.copyfile(state, target.with_suffix(".pt"))
+        for source, copy in (
+            (onnx.with_suffix(".pt"), target.with_suffix(".pt")),
+            (int8_path(onnx), int8_path(target)),
+        ):
+            if source.exists() and source.resolve() != copy.resolve():
+                shutil.copyfile(source, copy)
+        if not int8_path(onnx).exists():
+            int8_path(target).unlink(missing_ok=True)  # an older network's, not this one's
     write_model_card(folder, imgsz=imgsz)

@@ -120,3 +120,26 @@ def test_shipped_stack_check_tells_a_stacked_nigiri_from_a_plain_one(scenes: lis
         total += len(nigiri)
     assert total >= 20
     assert right / total >= 0.95, f"{right}/{total}"
+
+
+def test_shipped_int8_crop_networks_pick_the_float_networks_classes(scenes: list) -> None:
+    """The fast path runs int8 copies of the crop networks (vision/quantize.py); on the
+    true boxes of fresh photos they must pick the classes their float originals pick."""
+    from vision.classifier import crop_boxes
+    from vision.quantize import agreement, float_path
+    from vision.stack_check import context_crops
+
+    info = model_info()
+    assert info.classifier.name == "classifier.int8.onnx"
+    assert info.stack_check is not None and info.stack_check.name == "stack_check.int8.onnx"
+    cards, nigiri = [], []
+    for scene in scenes:
+        photo = load_photo(scene.jpeg)
+        boxes = np.array([c.box for c in scene.cards], float) / photo.scale
+        cards.append(crop_boxes(photo.image, boxes))
+        on_top = [i for i, c in enumerate(scene.cards) if c.kind in NIGIRI]
+        nigiri.append(context_crops(photo.image, boxes[on_top]))
+    card_crops, nigiri_crops = np.concatenate(cards), np.concatenate(nigiri)
+    assert len(card_crops) >= 100 and len(nigiri_crops) >= 20
+    assert agreement(float_path(info.classifier), info.classifier, card_crops) >= 0.99
+    assert agreement(float_path(info.stack_check), info.stack_check, nigiri_crops) >= 0.98

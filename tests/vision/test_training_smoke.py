@@ -6,6 +6,7 @@ through the fast path and run on a photo. It asserts that the path works, not ac
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -48,6 +49,10 @@ def test_tiny_training_run_ships_a_loadable_model(tmp_path: Path) -> None:
     )
     assert (tmp_path / "weights" / "detector.onnx").is_file()
     assert (tmp_path / "weights" / "stack_check.onnx").is_file()
+    # The fast path runs the crop networks' int8 copies, made as they were trained.
+    card = json.loads((tmp_path / "weights" / "model.json").read_text())
+    assert card["classifier"] == "classifier.int8.onnx"
+    assert card["stack_check"] == "stack_check.int8.onnx"
 
     detector = load_detector(tmp_path / "weights", threads=1)
     image = np.full((240, 320, 3), 128, np.uint8)
@@ -77,3 +82,5 @@ def test_tiny_training_run_ships_a_loadable_model(tmp_path: Path) -> None:
     assert set(result["before"]["subsets"]["all"]) == set(result["after"]["subsets"]["all"])
     assert (tmp_path / "ft" / "weights" / "classifier.pt").is_file()
     assert (tmp_path / "ft" / "weights" / "stack_check.onnx").is_file()  # kept from the base
+    assert (tmp_path / "ft" / "weights" / "stack_check.int8.onnx").is_file()
+    assert (tmp_path / "ft" / "weights" / "classifier.int8.onnx").is_file()
