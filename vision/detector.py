@@ -178,10 +178,7 @@ class CardDetector:
     def find_cards(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Stage one: card boxes (xyxy, image px) and their scores."""
         padded, r, (left, top) = letterbox(image, self.info.imgsz, stride=self.stride)
-        blob = (
-            np.ascontiguousarray(padded[..., ::-1].transpose(2, 0, 1), dtype=np.float32)[None]
-            / 255.0
-        )
+        blob = to_input(padded[None])
         with self._lock:
             (output,) = self._detector.run(None, {self._det_input: blob})
         boxes, scores = decode_yolo(output, self.info.conf, self.info.iou)
