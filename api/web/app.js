@@ -375,15 +375,10 @@ function correct(correction) {
   );
 }
 
+// +1 / -1 from a counter: the server adds it to the count as it stands, and the audit
+// says "one more", not a bare new total.
 function changeCount(key, delta) {
-  return collectionWrite((api, c) => {
-    const value = Math.max(0, (c.tally[key] || 0) + delta);
-    return api.correct(c.round, c.seat, {
-      action: "set_counts",
-      counts: { [key]: value },
-      version: c.version,
-    });
-  });
+  return correct({ action: "adjust_count", category: key, delta });
 }
 
 function useDetectedCount(key) {
