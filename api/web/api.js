@@ -39,6 +39,7 @@ export class Api {
   constructor(gameId, token) {
     this.gameId = gameId;
     this.token = token || null;
+    this.gameTag = null; // the ETag of the game as last read: a poll sends it back
   }
 
   get game() {
@@ -56,18 +57,20 @@ export class Api {
     return headers;
   }
 
-  async request(method, path, body) {
+  async request(method, path, body, { headers = {}, onResponse = null } = {}) {
     let response;
     try {
       response = await fetch(path, {
         method,
-        headers: this.headers(body !== undefined),
+        headers: { ...this.headers(body !== undefined), ...headers },
         body: body === undefined ? undefined : JSON.stringify(body),
         cache: "no-store",
       });
     } catch {
       throw new ApiError(0, OFFLINE);
     }
+    if (onResponse) onResponse(response);
+    if (response.status === 304) return null;
     let data = null;
     try {
       data = await response.json();
@@ -85,7 +88,25 @@ export class Api {
   }
 
   readGame() {
-    return this.request("GET", this.game);
+    return this.request("GET", this.game, undefined, { onResponse: (r) => this.keepTag(r) });
+  }
+  // For a poll: true while nothing in the game moved since it was last read (the server
+  // answers an empty 304), so that the rest need not be asked for.
+  async gameUnchanged() {
+    if (!this.gameTag) return false;
+    const headers = { "If-None-Match": this.gameTag };
+    let unchanged = false;
+    await this.request("GET", this.game, undefined, {
+      headers,
+      onResponse: (r) => {
+        unchanged = r.status === 304;
+        this.keepTag(r);
+      },
+    });
+    return unchanged;
+  }
+  keepTag(response) {
+    if (response.ok || response.status === 304) this.gameTag = response.headers.get("ETag");
   }
   readStandings() {
     return this.request("GET", `${this.game}/standings`);

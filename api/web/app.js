@@ -279,6 +279,10 @@ async function poll() {
   const generation = app.generation;
   let state;
   try {
+    if (await app.api.gameUnchanged()) {
+      setOffline(false);
+      return;
+    }
     state = await fetchState();
   } catch (error) {
     if (error instanceof ApiError && error.offline) setOffline(true);

@@ -468,3 +468,42 @@ def test_counting_by_hand_like_the_calculator(server: Server, browser: Any) -> N
     idle(page)
     assert "starts once round 1 is recorded" in page.get_by_test_id("round-panel").inner_text()
     context.close()
+
+
+def test_a_quiet_game_is_polled_with_one_empty_answer(server: Server, browser: Any) -> None:
+    """While nothing changes, each poll is one GET of the game answered 304 (its ETag
+    sent back); a change made on another phone shows at the next poll."""
+    created = httpx.post(
+        f"{server.url}/api/v1/games",
+        json={"players": ["Cy", "Di"], "rounds": 3},
+        timeout=TIMEOUT_MS / 1000,
+    ).json()
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.clock.install()
+    page.goto(f"{server.url}/?game={created['id']}")
+    page.get_by_test_id("standings").wait_for()
+    idle(page)
+    seen: list[tuple[str, int]] = []
+    page.on("response", lambda r: seen.append((r.url.split("/api/v1/")[-1], r.status)))
+    for _ in range(2):
+        page.clock.run_for(5_100)
+        page.wait_for_function("() => true")
+        idle(page)
+    polls = [(url, status) for url, status in seen if "games/" in url]
+    assert polls and all(status == 304 for _, status in polls), polls
+    assert {url for url, _ in polls} == {f"games/{created['id']}"}
+
+    headers = {"X-Edit-Token": created["edit_token"]}
+    url = f"{server.url}/api/v1/games/{created['id']}/rounds/1/players/2/corrections"
+    body = {"action": "set_counts", "counts": {"tempura": 2}, "version": 0}
+    assert httpx.post(url, json=body, headers=headers).status_code in (200, 201)
+    seen.clear()
+    page.clock.run_for(5_100)
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=player-status-2]')"
+        "?.textContent.includes('2 of')"
+    )
+    assert any(status == 200 for _, status in seen), seen
+    context.close()
