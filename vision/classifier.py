@@ -8,6 +8,7 @@ crop is a wide strip, a whole card a tall one, and the network sees both in trai
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -113,6 +114,16 @@ class CropSet:
         return cls(
             np.concatenate([p.crops for p in parts]), np.concatenate([p.labels for p in parts])
         )
+
+
+def train_and_val(
+    crops_from: Callable[..., CropSet], datasets: Sequence[Path], *, seed: int
+) -> tuple[CropSet, CropSet]:
+    """A crop network's train and val crops from synth datasets (`crops_from` is
+    `crops_from_dataset` or the stack check's; val's jitter is seeded apart)."""
+    train = CropSet.joined([crops_from(d, "train", seed=seed) for d in datasets])
+    val = CropSet.joined([crops_from(d, "val", seed=seed + 1) for d in datasets])
+    return train, val
 
 
 def jitter_box(box: np.ndarray, rng: np.random.Generator, amount: float) -> np.ndarray:

@@ -15,11 +15,14 @@ from __future__ import annotations
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from vision.classifier import to_input
+
+if TYPE_CHECKING:
+    from vision.classifier import CropSet
 
 CALIBRATION_CROPS = 1024
 _BATCH = 16
@@ -90,11 +93,17 @@ def agreement(first: Path, second: Path, crops: np.ndarray) -> float:
     return float((picks[0] == picks[1]).mean())
 
 
+def make_int8_copy(onnx: Path, train: CropSet, val: CropSet, *, seed: int = 0) -> float:
+    """Write a float crop network's int8 copy, calibrated on its train crops; returns the
+    share of its val crops on which the copy picks the float network's class."""
+    return agreement(onnx, quantize_crop_network(onnx, train.crops, seed=seed), val.crops)
+
+
 def quantize_weights(folder: Path, datasets: Sequence[Path], *, seed: int = 0) -> dict[str, float]:
     """Re-make the int8 crop networks of a weights folder from its float ones, calibrated
     on crops of `datasets` (their train split); returns each network's agreement with its
     float original on the val split's crops, and points model.json at the int8 files."""
-    from vision.classifier import CropSet, crops_from_dataset
+    from vision.classifier import crops_from_dataset, train_and_val
     from vision.detector import model_info
     from vision.export import write_model_card
     from vision.stack_check import stack_crops_from_dataset
@@ -106,10 +115,8 @@ def quantize_weights(folder: Path, datasets: Sequence[Path], *, seed: int = 0) -
         onnx = info.folder / f"{name}.onnx"
         if not onnx.exists():
             continue
-        train = CropSet.joined([crops_from(d, "train", seed=seed) for d in datasets])
-        val = CropSet.joined([crops_from(d, "val", seed=seed + 1) for d in datasets])
-        quantized = quantize_crop_network(onnx, train.crops, seed=seed)
-        result[name] = agreement(onnx, quantized, val.crops)
+        train, val = train_and_val(crops_from, datasets, seed=seed)
+        result[name] = make_int8_copy(onnx, train, val, seed=seed)
     write_model_card(
         info.folder,
         imgsz=info.imgsz,

@@ -181,13 +181,11 @@ def _train_on_crops(
 ) -> Path:
     """One of the crop networks (vision/classifier.py's design) trained and exported to
     out/<name>.onnx, its state dict and int8 copy (vision/quantize.py) beside it."""
-    from vision.classifier import CropSet, export_onnx, train_classifier
-    from vision.quantize import agreement, quantize_crop_network
+    from vision.classifier import export_onnx, train_and_val, train_classifier
+    from vision.quantize import make_int8_copy
 
     log = _run_log(out)
-    roots = [data] if isinstance(data, Path) else list(data)
-    train = CropSet.joined([crops_from(d, "train", seed=seed) for d in roots])
-    val = CropSet.joined([crops_from(d, "val", seed=seed + 1) for d in roots])
+    train, val = train_and_val(crops_from, [data] if isinstance(data, Path) else data, seed=seed)
     log(f"{name} crops: {len(train.labels)} train, {len(val.labels)} val")
     net, acc = train_classifier(
         train, val, epochs=epochs, threads=threads, seed=seed, log=log,
@@ -195,8 +193,7 @@ def _train_on_crops(
     )  # fmt: skip
     log(f"{name} best val accuracy {acc:.4f}")
     onnx = export_onnx(net, out / f"{name.replace(' ', '_')}.onnx")
-    quantized = quantize_crop_network(onnx, train.crops, seed=seed)
-    same = agreement(onnx, quantized, val.crops)
+    same = make_int8_copy(onnx, train, val, seed=seed)
     log(f"{name} int8 copy: same class as the float network on {same:.4f} of val crops")
     return onnx
 
