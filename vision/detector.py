@@ -1,4 +1,5 @@
-"""The fast CPU inference path: ONNX detector + ONNX classifier under onnxruntime.
+"""The fast CPU inference path: the ONNX finder under OpenVINO (vision/finder.py), the
+ONNX crop networks under onnxruntime.
 
 Stage one finds every card (one class, the visible part of each card) in a letterboxed
 copy of the photo, exactly as ultralytics' predictor would (same letterbox, same
@@ -23,6 +24,7 @@ from scoring.cards import NIGIRI, STACKS
 from vision.boxes import ious
 from vision.classifier import CLASSES, NONE_ID, crop_boxes, to_input
 from vision.detections import Detections
+from vision.finder import FinderNetwork
 from vision.labels import LABEL_ID
 from vision.stack_check import MIN_PROBABILITY, ON_WASABI, context_crops
 
@@ -127,10 +129,10 @@ def decode_yolo(
     output: np.ndarray, conf: float, iou: float, max_det: int = 300
 ) -> tuple[np.ndarray, np.ndarray]:
     """(1, 4 + nc, A) raw YOLOv8 output -> boxes xyxy (N, 4) and scores (N,), after NMS."""
-    pred = output[0].T  # (A, 4 + nc)
-    scores = pred[:, 4:].max(1)
+    # Thresholded before the transpose: only the few anchors above it are copied.
+    scores = output[0, 4:].max(0)
     keep = scores > conf
-    pred, scores = pred[keep], scores[keep]
+    pred, scores = output[0][:, keep].T, scores[keep]  # (N, 4 + nc)
     if not len(pred):
         return np.zeros((0, 4), np.float32), np.zeros(0, np.float32)
     xy, wh = pred[:, :2], pred[:, 2:4]
@@ -164,10 +166,9 @@ class CardDetector:
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         providers = ["CPUExecutionProvider"]
         self.info = info
-        self._detector = ort.InferenceSession(str(info.detector), options, providers=providers)
+        self._finder = FinderNetwork(info.detector, threads=threads)
         self._classifier = ort.InferenceSession(str(info.classifier), options, providers=providers)
-        self._det_input = self._detector.get_inputs()[0].name
-        self.stride = _dynamic_stride(self._detector)
+        self.stride = self._finder.stride
         self._stack_check = (
             ort.InferenceSession(str(info.stack_check), options, providers=providers)
             if info.stack_check
@@ -178,9 +179,8 @@ class CardDetector:
     def find_cards(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Stage one: card boxes (xyxy, image px) and their scores."""
         padded, r, (left, top) = letterbox(image, self.info.imgsz, stride=self.stride)
-        blob = to_input(padded[None])
         with self._lock:
-            (output,) = self._detector.run(None, {self._det_input: blob})
+            output = self._finder(padded[None])
         boxes, scores = decode_yolo(output, self.info.conf, self.info.iou)
         boxes[:, [0, 2]] = (boxes[:, [0, 2]] - left) / r
         boxes[:, [1, 3]] = (boxes[:, [1, 3]] - top) / r
@@ -223,15 +223,6 @@ class CardDetector:
         stacked = nigiri[self.on_wasabi(image, boxes[nigiri]) >= MIN_PROBABILITY]
         labels[stacked] = _STACK_OF[labels[stacked]]
         return Detections(boxes, confidence, labels)
-
-
-def _dynamic_stride(session: Any) -> int | None:
-    """The stride a finder exported with dynamic shapes pads to; None for a fixed-size
-    export, which takes only imgsz x imgsz."""
-    height, width = session.get_inputs()[0].shape[2:]
-    if isinstance(height, int) and isinstance(width, int):
-        return None
-    return int(session.get_modelmeta().custom_metadata_map.get("stride", 32))
 
 
 def default_weights() -> Path:

@@ -1,0 +1,100 @@
+"""The card finder's network under OpenVINO, compiled once for each input shape it meets.
+
+Why OpenVINO and not onnxruntime for this one network: on this machine's CPU (AVX-512)
+the same ONNX file runs about a quarter faster under OpenVINO, compiled for a fixed input
+shape, than under onnxruntime (640 x 384: 13.0 against 18.0 ms; 640 x 480: 16.2 against
+22.3 ms), with raw outputs equal to 2e-4 (benchmarks/bench_detect.py has the whole-photo
+figures). The finder is most of a photo's time, so this is where a runtime matters; the
+int8 crop networks ran no faster under OpenVINO and stay on onnxruntime, which also made
+and measured them (vision/quantize.py).
+
+Precision is pinned to f32: on CPUs with bf16 units OpenVINO may otherwise compute in
+bf16, and the finder's boxes must equal ultralytics' (tests/vision/test_detector.py).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+# Photos come in a handful of aspect ratios (4:3, 16:9, square, each way up), so a few
+# compiled shapes cover nearly every photo; compiling one takes about 0.3 s.
+MAX_COMPILED_SHAPES = 8
+
+
+class FinderNetwork:
+    """Callable: a letterboxed (1, H, W, 3) BGR uint8 image -> the network's raw
+    (1, 4 + nc, A) output.
+
+    The network itself takes (1, 3, H, W) float32 RGB in [0, 1]; the conversion is
+    compiled into the network (OpenVINO's pre-processing), which saved the 0.6 ms that
+    converting in numpy took (vision.classifier.to_input does it for the crop networks).
+
+    A finder exported with dynamic shapes takes any H and W that are multiples of
+    `stride`; a fixed-size export takes only its own shape (`stride` is None then).
+    Calls are serialized: one inference at a time already uses every thread it is given.
+    """
+
+    def __init__(self, path: Path, *, threads: int = 2) -> None:
+        import openvino as ov
+
+        self._core = ov.Core()
+        self._model = self._core.read_model(str(path))
+        self._config = {
+            "INFERENCE_PRECISION_HINT": "f32",
+            "INFERENCE_NUM_THREADS": threads,
+            "PERFORMANCE_HINT": "LATENCY",
+            "NUM_STREAMS": 1,
+        }
+        self._compiled: OrderedDict[tuple[int, ...], Any] = OrderedDict()
+        self._lock = threading.Lock()
+        shape = self._model.inputs[0].get_partial_shape()
+        self.stride = (
+            int(self._model.get_rt_info(["framework", "stride"]).astype(str))
+            if shape.is_dynamic
+            else None
+        )
+
+    def __call__(self, image: np.ndarray) -> np.ndarray:
+        with self._lock:
+            request = self._request(tuple(image.shape))
+            return np.array(request.infer({0: image})[0], copy=True)
+
+    def _request(self, shape: tuple[int, ...]) -> Any:
+        """The infer request of the model compiled for images of `shape` (1, H, W, 3),
+        compiled on first use."""
+        request = self._compiled.get(shape)
+        if request is not None:
+            self._compiled.move_to_end(shape)
+            return request
+        batch, height, width, _ = shape
+        model = self._model.clone()
+        if model.inputs[0].get_partial_shape().is_dynamic:
+            model.reshape({0: [batch, 3, height, width]})
+        model = _with_image_input(model)
+        request = self._core.compile_model(model, "CPU", self._config).create_infer_request()
+        self._compiled[shape] = request
+        if len(self._compiled) > MAX_COMPILED_SHAPES:
+            self._compiled.popitem(last=False)
+        return request
+
+
+def _with_image_input(model: Any) -> Any:
+    """`model` taking BGR uint8 NHWC images, converting them as ultralytics does
+    (RGB, float32, / 255) inside the compiled network."""
+    import openvino as ov
+    from openvino.preprocess import ColorFormat, PrePostProcessor
+
+    steps = PrePostProcessor(model)
+    steps.input().tensor().set_element_type(ov.Type.u8).set_layout(
+        ov.Layout("NHWC")
+    ).set_color_format(ColorFormat.BGR)
+    steps.input().model().set_layout(ov.Layout("NCHW"))
+    steps.input().preprocess().convert_element_type(ov.Type.f32).convert_color(
+        ColorFormat.RGB
+    ).scale(255.0)
+    return steps.build()
