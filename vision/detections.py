@@ -1,7 +1,8 @@
 """One data type for detections: boxes, confidences and label ids as numpy arrays.
 
-Everything in the project that holds detections holds a `Detections`; ultralytics' and
-onnxruntime's outputs are converted into it at one boundary each (vision/detector.py).
+Everything in the project that holds detections holds a `Detections`; the networks' raw
+outputs (ultralytics', or OpenVINO's and onnxruntime's on the fast path) are converted
+into it at one boundary each (vision/detector.py).
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import threading
 from dataclasses import dataclass
 from functools import lru_cache
@@ -36,6 +37,13 @@ MODEL_CARD = "model.json"  # metadata beside the weights: files, image size, whe
 # took exact tallies from 82.3 % to 86.0 % on 300 held-out photos.
 NMS_IOU = 0.5
 DETECTION_CONF = 0.25
+# A collection small in the frame is looked at again, closer: when its cards span less
+# than ZOOM_BELOW_SPAN of the photo's width and of its height, the finder runs a second
+# time on the region around them (ZOOM_MARGIN of the photo's long side added on each
+# side), where thin strips of covered cards are larger in its input. Chosen on the
+# seed-3000 held-out photos (500; 180 of them zoomed): exact tallies 97.6 % -> 98.6 %.
+ZOOM_BELOW_SPAN = 0.55
+ZOOM_MARGIN = 0.12
 
 # Classifier index -> label id (LABELS follows TALLY_KEYS, the classifier CARD_KINDS).
 _CLASS_TO_LABEL = np.array([LABEL_ID.get(name, -1) for name in CLASSES], np.int64)
@@ -209,8 +217,20 @@ class CardDetector:
         e = np.exp(logits - logits.max(1, keepdims=True))
         return (e / e.sum(1, keepdims=True)).astype(np.float32)
 
-    def __call__(self, image: np.ndarray) -> Detections:
+    def find_collection(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Card boxes and scores, from a second, closer look when the collection is small
+        in the frame (`zoom_region`)."""
         boxes, scores = self.find_cards(image)
+        region = zoom_region(boxes, image.shape[:2])
+        if region is None:
+            return boxes, scores
+        x0, y0, x1, y1 = region
+        boxes, scores = self.find_cards(image[y0:y1, x0:x1])
+        boxes += np.array([x0, y0, x0, y0], np.float32)
+        return boxes, scores
+
+    def __call__(self, image: np.ndarray) -> Detections:
+        boxes, scores = self.find_collection(image)
         probs = self.classify(image, boxes)
         if not len(boxes):
             return Detections.empty()
@@ -223,6 +243,25 @@ class CardDetector:
         stacked = nigiri[self.on_wasabi(image, boxes[nigiri]) >= MIN_PROBABILITY]
         labels[stacked] = _STACK_OF[labels[stacked]]
         return Detections(boxes, confidence, labels)
+
+
+def zoom_region(boxes: np.ndarray, size: tuple[int, int]) -> tuple[int, int, int, int] | None:
+    """The region (x0, y0, x1, y1, whole pixels) of an image of `size` (height, width) to
+    look at again around these card boxes, or None when they already fill the frame."""
+    if not len(boxes):
+        return None
+    height, width = size
+    x0, y0 = boxes[:, :2].min(0)
+    x1, y1 = boxes[:, 2:].max(0)
+    if x1 - x0 >= ZOOM_BELOW_SPAN * width or y1 - y0 >= ZOOM_BELOW_SPAN * height:
+        return None
+    margin = ZOOM_MARGIN * max(height, width)
+    return (
+        max(0, math.floor(x0 - margin)),
+        max(0, math.floor(y0 - margin)),
+        min(width, math.ceil(x1 + margin)),
+        min(height, math.ceil(y1 + margin)),
+    )
 
 
 def default_weights() -> Path:

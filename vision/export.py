@@ -1,7 +1,7 @@
 """Turning trained weights into the shipped model folder (vision/weights/ by default):
 
 detector.pt            the ultralytics checkpoint (fine-tuning starts here)
-detector.onnx          the same network for onnxruntime (the fast path)
+detector.onnx          the same network for the fast path (OpenVINO, vision/finder.py)
 classifier.pt/.onnx    the card classifier: state dict (fine-tuning) and float network
 classifier.int8.onnx   its int8 copy, what the fast path runs (vision/quantize.py)
 stack_check.*          the stack check, the same three files

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 
 import numpy as np
@@ -10,7 +11,15 @@ import pytest
 from datasets.faces import FacePool
 from datasets.scene import make_scene
 from scoring.cards import NIGIRI
-from vision.detector import decode_yolo, letterbox, load_detector, model_info
+from vision.detector import (
+    ZOOM_BELOW_SPAN,
+    ZOOM_MARGIN,
+    decode_yolo,
+    letterbox,
+    load_detector,
+    model_info,
+    zoom_region,
+)
 from vision.photo import load_photo
 from vision.pipeline import read_photo
 from vision.stack_check import MIN_PROBABILITY
@@ -144,3 +153,44 @@ def test_shipped_int8_crop_networks_pick_the_float_networks_classes(scenes: list
     assert len(card_crops) >= 100 and len(nigiri_crops) >= 20
     assert agreement(float_path(info.classifier), info.classifier, card_crops) >= 0.99
     assert agreement(float_path(info.stack_check), info.stack_check, nigiri_crops) >= 0.98
+
+
+def test_zoom_region_surrounds_a_small_collection_with_a_margin() -> None:
+    boxes = np.array([[400, 300, 450, 370], [460, 310, 520, 380]], np.float32)
+    margin = ZOOM_MARGIN * 1000
+    assert zoom_region(boxes, (750, 1000)) == (
+        math.floor(400 - margin),
+        math.floor(300 - margin),
+        math.ceil(520 + margin),
+        math.ceil(380 + margin),
+    )
+    # Clipped to the image at its edges.
+    assert zoom_region(boxes - [390, 290, 390, 290], (750, 1000))[:2] == (0, 0)
+
+
+def test_zoom_region_is_none_when_the_cards_fill_the_frame_or_there_are_none() -> None:
+    wide = np.array([[0, 300, 100, 370], [ZOOM_BELOW_SPAN * 1000, 310, 600, 380]], np.float32)
+    tall = wide[:, [1, 0, 3, 2]]
+    assert zoom_region(wide, (750, 1000)) is None
+    assert zoom_region(tall, (1000, 750)) is None
+    assert zoom_region(np.zeros((0, 4), np.float32), (750, 1000)) is None
+
+
+def test_a_small_collection_is_found_again_in_its_region(monkeypatch: pytest.MonkeyPatch) -> None:
+    detector = load_detector()
+    image = np.full((750, 1000, 3), 114, np.uint8)
+    first = np.array([[400, 300, 450, 370]], np.float32), np.array([0.9], np.float32)
+    closer = np.array([[10, 20, 60, 90], [70, 25, 120, 95]], np.float32), np.ones(2, np.float32)
+    seen: list[tuple[int, int]] = []
+
+    def find_cards(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        seen.append(img.shape[:2])
+        boxes, scores = first if len(seen) == 1 else closer
+        return boxes.copy(), scores
+
+    monkeypatch.setattr(detector, "find_cards", find_cards)
+    x0, y0, x1, y1 = zoom_region(first[0], (750, 1000))
+    boxes, scores = detector.find_collection(image)
+    assert seen == [(750, 1000), (y1 - y0, x1 - x0)]
+    np.testing.assert_array_equal(boxes, closer[0] + [x0, y0, x0, y0])
+    np.testing.assert_array_equal(scores, closer[1])
