@@ -63,7 +63,7 @@ def main() -> None:
 
     from datasets.faces import FacePool
     from datasets.scene import make_scene
-    from vision.detector import load_detector, model_info
+    from vision.detector import load_detector, model_info, zoom_region
     from vision.photo import load_photo_file
     from vision.pipeline import read_photo
 
@@ -93,7 +93,16 @@ def main() -> None:
         first_of_shape.append(time.perf_counter() - t)
         plain.predict(str(path), imgsz=info.imgsz, device="cpu", verbose=False)
 
+    # Photos whose collection is small in the frame get a second look (zoom_region).
+    closer = {
+        path: zoom_region(
+            detector.find_cards(image := load_photo_file(path).image)[0], image.shape[:2]
+        )
+        is not None
+        for path in paths
+    }
     fast: list[float] = []
+    fast_by_looks: dict[bool, list[float]] = {False: [], True: []}
     stage_one: list[float] = []
     baseline: list[float] = []
     for _ in range(args.repeat):
@@ -101,6 +110,7 @@ def main() -> None:
             t = time.perf_counter()
             read_photo(load_photo_file(path), detector)
             fast.append(time.perf_counter() - t)
+            fast_by_looks[closer[path]].append(fast[-1])
             t = time.perf_counter()
             detector.find_cards(load_photo_file(path).image)
             stage_one.append(time.perf_counter() - t)
@@ -117,7 +127,12 @@ def main() -> None:
         f"{len(paths)} photos of 4032 px, {args.repeat} rounds, torch threads as ultralytics sets"
     )
     print(row("fast path (decode + find + classify + tally)", fast))
-    print(row("fast path, finding cards only", stage_one))
+    for second_look, times in fast_by_looks.items():
+        if times:
+            looks = "two looks" if second_look else "one look"
+            share = f"{len(times) // args.repeat} of {len(paths)} photos"
+            print(row(f"  photos read with {looks} ({share})", times))
+    print(row("fast path, finding cards only (one look)", stage_one))
     print(row("YOLO(weights).predict(path)", baseline))
     print(
         f"speed-up, full fast path vs plain predict: "

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import os
 
 import numpy as np
@@ -12,6 +11,7 @@ from datasets.faces import FacePool
 from datasets.scene import make_scene
 from scoring.cards import NIGIRI
 from vision.detector import (
+    ZOOM_ASPECT_STEP,
     ZOOM_BELOW_SPAN,
     ZOOM_MARGIN,
     decode_yolo,
@@ -155,17 +155,23 @@ def test_shipped_int8_crop_networks_pick_the_float_networks_classes(scenes: list
     assert agreement(float_path(info.stack_check), info.stack_check, nigiri_crops) >= 0.98
 
 
-def test_zoom_region_surrounds_a_small_collection_with_a_margin() -> None:
-    boxes = np.array([[400, 300, 450, 370], [460, 310, 520, 380]], np.float32)
+def test_zoom_region_surrounds_a_small_collection_in_one_of_few_shapes() -> None:
+    # A row of cards: wide, low.
+    boxes = np.array([[x, 300 + x % 20, x + 50, 370] for x in range(200, 580, 60)])
+    x0, y0, x1, y1 = zoom_region(boxes.astype(np.float32), (750, 1000))
     margin = ZOOM_MARGIN * 1000
-    assert zoom_region(boxes, (750, 1000)) == (
-        math.floor(400 - margin),
-        math.floor(300 - margin),
-        math.ceil(520 + margin),
-        math.ceil(380 + margin),
-    )
-    # Clipped to the image at its edges.
-    assert zoom_region(boxes - [390, 290, 390, 290], (750, 1000))[:2] == (0, 0)
+    assert x0 <= 200 - margin + 1 and x1 >= boxes[-1, 2] + margin - 1
+    assert y0 <= 300 - margin + 1 and y1 >= 380 + margin - 1
+    assert 0 <= x0 < x1 <= 1000 and 0 <= y0 < y1 <= 750
+    # Its short side a multiple of the step of its long side: few input shapes.
+    steps = (y1 - y0) / (x1 - x0) / ZOOM_ASPECT_STEP
+    assert abs(steps - round(steps)) < 0.02
+    # Not widened to the photo's aspect: a row is looked at closer than that.
+    assert (y1 - y0) / (x1 - x0) < 750 / 1000 - 0.1
+    # Clipped to the image at its edges, keeping its size.
+    shifted = zoom_region((boxes - [190, 290, 190, 290]).astype(np.float32), (750, 1000))
+    assert shifted[:2] == (0, 0)
+    assert (shifted[2], shifted[3]) == (x1 - x0, y1 - y0)
 
 
 def test_zoom_region_is_none_when_the_cards_fill_the_frame_or_there_are_none() -> None:
