@@ -50,6 +50,9 @@ class FinderNetwork:
             "INFERENCE_NUM_THREADS": threads,
             "PERFORMANCE_HINT": "LATENCY",
             "NUM_STREAMS": 1,
+            # Threads not tied to cores: in the service they share two cores with the
+            # request threads (pinned or not measured the same in bench_detect).
+            "ENABLE_CPU_PINNING": False,
         }
         self._compiled: OrderedDict[tuple[int, ...], Any] = OrderedDict()
         self._lock = threading.Lock()
