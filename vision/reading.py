@@ -210,7 +210,16 @@ def find_stacks(detections: Detections) -> list[tuple[int, int]]:
         if fit is not None:
             fits[w, n] = fit
     fits = _nearest_in_column(fits, detections.xyxy)
-    pairs = assign([(fit.cost, w, n) for (w, n), fit in fits.items()])
+    # A stack box (a reviewer's, or the stack check's) is known to lie on a wasabi: it
+    # claims the strip that fits it first, and only the strips left over can make a plain
+    # nigiri into a stack. In one assignment a strip between a plain nigiri and a stack
+    # could fit the plain one better, which then counted the stack's wasabi twice.
+    stacked = {n for n in nigiri if labels[n] in STACK_LABELS}
+    pairs = assign([(fit.cost, w, n) for (w, n), fit in fits.items() if n in stacked])
+    claimed = {w for w, _ in pairs}
+    pairs += assign(
+        [(fit.cost, w, n) for (w, n), fit in fits.items() if n not in stacked and w not in claimed]
+    )
     return sorted(pairs + _touching_leftovers(detections, wasabi, nigiri, pairs))
 
 

@@ -417,6 +417,21 @@ def test_a_nigiri_the_stack_check_calls_stacked_counts_once_with_or_without_its_
     assert with_strip.cards == without.cards == 2
 
 
+@pytest.mark.parametrize("direction", ["right", "left"])
+def test_a_strip_between_a_plain_nigiri_and_a_stack_belongs_to_the_stack(direction: str) -> None:
+    """A row: a plain squid, then a salmon on a wasabi whose strip shows on the squid's
+    side. The strip fits the squid as well (a squid shifted the other way), but the salmon
+    is known to lie on a wasabi: the strip is its, and the squid stays plain."""
+    side = 1 if direction == "right" else -1
+    table = Table().card("squid", 50, 50)
+    table.stack("salmon", 50 + side * CARD_W, 50, shift=0.25, direction=direction)
+    records = table.detections().to_records()
+    next(r for r in records if r["label"] == "salmon")["label"] = "salmon_on_wasabi"
+    reading = read_tally(Detections.from_records(records))
+    assert nonzero(reading) == {"squid": 1, "salmon_on_wasabi": 1}
+    assert reading.cards == 3
+
+
 def test_a_nigiri_relabelled_as_a_stack_takes_its_wasabi_strip_along() -> None:
     """A reviewer relabels the nigiri's box as a stack: the wasabi strip above is part of
     it, not an unfilled wasabi."""
