@@ -142,8 +142,9 @@ def _draw_link(canvas: np.ndarray, style: _Style, wasabi: np.ndarray, nigiri: np
 
 
 def _draw_panel(canvas: np.ndarray, style: _Style, reading: Reading) -> None:
-    """The tally's non-zero counts and the card count, then warnings, top left on a
-    darkened panel so that they read over any photo."""
+    """The tally's non-zero counts and the card count, then warnings, on a darkened panel
+    so that they read over any photo, in the corner where it hides the least of the
+    cards (top left when it hides none)."""
     lines = [(f"{reading.cards} cards", PANEL_TEXT)]
     lines += [(f"{key}: {count}", PANEL_TEXT) for key, count in reading.tally.items() if count]
     lines += [(f"! {warning}", WARNING_TEXT) for warning in reading.warnings]
@@ -154,19 +155,42 @@ def _draw_panel(canvas: np.ndarray, style: _Style, reading: Reading) -> None:
     line_h = ascent + descent + style.pad
     width = min(max(w for w, _, _ in sizes) + 2 * style.pad, canvas.shape[1])
     height = min(line_h * len(texts) + style.pad, canvas.shape[0])
-    region = canvas[:height, :width]
+    left, top = _panel_corner(canvas.shape[:2], width, height, reading.detections.xyxy)
+    region = canvas[top : top + height, left : left + width]
     region[:] = (region.astype(np.float32) * 0.35).astype(np.uint8)
     for k, (text, colour) in enumerate(texts):
         cv2.putText(
             canvas,
             text,
-            (style.pad, style.pad + k * line_h + ascent),
+            (left + style.pad, top + style.pad + k * line_h + ascent),
             FONT,
             style.text_scale,
             colour,
             style.text_weight,
             cv2.LINE_AA,
         )
+
+
+def _panel_corner(
+    size: tuple[int, int], width: int, height: int, boxes: np.ndarray
+) -> tuple[int, int]:
+    """(left, top) of a width x height panel in the image corner that covers the least
+    area of these boxes; the first corner (top left) wins a tie."""
+    image_h, image_w = size
+    corners = [
+        (0, 0),
+        (image_w - width, 0),
+        (0, image_h - height),
+        (image_w - width, image_h - height),
+    ]
+
+    def hidden(corner: tuple[int, int]) -> float:
+        left, top = corner
+        overlap_w = np.minimum(boxes[:, 2], left + width) - np.maximum(boxes[:, 0], left)
+        overlap_h = np.minimum(boxes[:, 3], top + height) - np.maximum(boxes[:, 1], top)
+        return float((overlap_w.clip(0) * overlap_h.clip(0)).sum())
+
+    return min(corners, key=hidden)
 
 
 def _fit(text: str, style: _Style, max_width: int) -> str:

@@ -126,3 +126,14 @@ def test_encode_jpeg_round_trip() -> None:
 def test_encode_jpeg_refuses_a_bad_quality() -> None:
     with pytest.raises(ValueError, match="quality"):
         encode_jpeg(photo(), quality=0)
+
+
+def test_the_panel_moves_off_cards_in_the_top_left_corner() -> None:
+    image = photo()
+    in_the_corner = detections(
+        ("sashimi", [10, 10, 200, 270], 0.9), ("egg", [210, 10, 400, 270], 0.9)
+    )
+    drawn = annotate(image, read_tally(in_the_corner))
+    darkened = np.all(drawn == 42, axis=2)  # the panel darkens the grey 120 to 42
+    assert not darkened[:270, :400].any()  # the cards are not under the panel
+    assert darkened[-40:, :].any() or darkened[:40, -200:].any()  # it went to a corner
