@@ -3,8 +3,9 @@ ONNX crop networks under onnxruntime.
 
 Stage one finds every card (one class, the visible part of each card) in a letterboxed
 copy of the photo, exactly as ultralytics' predictor would (same letterbox, same
-thresholds, same NMS); stage two reads each card's kind from a crop of the photo at its
-decoded resolution. The result is a `Detections` in the photo's pixels. No torch here.
+thresholds, same NMS), and once more, closer, around a collection small in the frame
+(`zoom_region`); stage two reads each card's kind from a crop of the photo at its decoded
+resolution. The result is a `Detections` in the photo's pixels. No torch here.
 """
 
 from __future__ import annotations

@@ -2,9 +2,9 @@
 
 Static quantization (QDQ: int8 weights per channel, uint8 activations) calibrated on the
 networks' own training crops. Measured on this machine (vision/README.md, Speed): about
-3x faster for a photo's batch of crops, and 96.6 % against 96.8 % exact tallies on the
-tuning photos (one photo of 500). The card finder stays in float: its boxes must equal
-ultralytics' own (tests/vision/test_fast_path.py).
+3x faster for a photo's batch of crops, and the same exact tallies as the float networks
+on the tuning photos (96.8 % of 500). The card finder stays in float: its boxes must equal
+ultralytics' own (tests/vision/test_detector.py).
 
 `<name>.onnx` (float) stays beside `<name>.int8.onnx`: fine-tuning and re-quantizing
 start from the float network; model.json names the file the fast path runs.
