@@ -52,6 +52,9 @@ def register(subparsers: Any) -> None:
     train.add_argument("--threads", type=int, default=2, help="torch threads (2)")
     train.add_argument("--fraction", type=float, default=1.0, help="share of the dataset to use")
     train.add_argument(
+        "--device", default="cpu", help="detector training device: cpu (default) or a GPU, e.g. 0"
+    )
+    train.add_argument(
         "--classifier-data",
         type=Path,
         nargs="+",
@@ -143,6 +146,7 @@ def run_train(args: argparse.Namespace) -> int:
             batch=args.batch,
             threads=args.threads,
             fraction=args.fraction,
+            device=args.device,
         )
         pt = train_detector(cfg, resume=args.resume)
         print(f"detector weights: {pt}")

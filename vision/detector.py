@@ -46,6 +46,11 @@ DETECTION_CONF = 0.25
 ZOOM_BELOW_SPAN = 0.55
 ZOOM_MARGIN = 0.12
 ZOOM_ASPECT_STEP = 0.2
+# The second look runs at three quarters of the finder's image size (480 px for 640): the
+# region is already closer, and the smaller input costs 11-13 ms instead of 18-21 ms.
+# Exact tallies by second-look size on the tuning photos (seed 3000 / seed 6000):
+# 640 99.2 / 98.6 %, 544 99.4 / 98.8, 480 99.2 / 98.8, 416 99.4 / 98.2, 352 98.6 / 98.0.
+ZOOM_SIZE = 0.75
 
 # Classifier index -> label id (LABELS follows TALLY_KEYS, the classifier CARD_KINDS).
 _CLASS_TO_LABEL = np.array([LABEL_ID.get(name, -1) for name in CLASSES], np.int64)
@@ -179,6 +184,8 @@ class CardDetector:
         self._finder = FinderNetwork(info.detector, threads=threads)
         self._classifier = ort.InferenceSession(str(info.classifier), options, providers=providers)
         self.stride = self._finder.stride
+        step = self.stride or 32
+        self.zoom_size = max(step, round(info.imgsz * ZOOM_SIZE / step) * step)
         self._stack_check = (
             ort.InferenceSession(str(info.stack_check), options, providers=providers)
             if info.stack_check
@@ -186,9 +193,13 @@ class CardDetector:
         )
         self._lock = threading.Lock()  # sessions are thread-safe; the lock bounds CPU use
 
-    def find_cards(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Stage one: card boxes (xyxy, image px) and their scores."""
-        padded, r, (left, top) = letterbox(image, self.info.imgsz, stride=self.stride)
+    def find_cards(
+        self, image: np.ndarray, size: int | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Stage one: card boxes (xyxy, image px) and their scores, with the image fitted
+        into `size` px (default: the finder's own image size, what `predict` uses)."""
+        size = size or self.info.imgsz
+        padded, r, (left, top) = letterbox(image, size, stride=self.stride)
         with self._lock:
             output = self._finder(padded[None])
         boxes, scores = decode_yolo(output, self.info.conf, self.info.iou)
@@ -227,7 +238,7 @@ class CardDetector:
         if region is None:
             return boxes, scores
         x0, y0, x1, y1 = region
-        boxes, scores = self.find_cards(image[y0:y1, x0:x1])
+        boxes, scores = self.find_cards(image[y0:y1, x0:x1], self.zoom_size)
         boxes += np.array([x0, y0, x0, y0], np.float32)
         return boxes, scores
 

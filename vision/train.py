@@ -35,6 +35,12 @@ class DetectorTraining:
     # None: ultralytics picks the optimizer and its rate. Given: AdamW at this rate (a
     # further fine-tune, where the automatic 0.002 undoes the previous stage's end).
     lr0: float | None = None
+    # "cpu", or a CUDA device ("0") where one is lent: there the data loader gets worker
+    # processes (ultralytics forces none on the CPU) and the batch can be larger.
+    device: str = "cpu"
+    workers: int = 8
+    # A wall-clock budget in hours (ultralytics' `time`): the epochs are fitted into it.
+    hours: float | None = None
 
 
 def _offline() -> None:
@@ -78,8 +84,8 @@ def train_detector(cfg: DetectorTraining, *, resume: bool = False) -> Path:
             epochs=cfg.epochs,
             imgsz=cfg.imgsz,
             batch=cfg.batch,
-            workers=0,
-            device="cpu",
+            workers=0 if cfg.device == "cpu" else cfg.workers,
+            device=cfg.device,
             # From a YAML: from scratch. From a .pt: ultralytics drops the checkpoint's
             # weights unless pretrained is true (fine-tuning starts from them).
             pretrained=finetune,
@@ -104,6 +110,7 @@ def train_detector(cfg: DetectorTraining, *, resume: bool = False) -> Path:
             verbose=True,
             patience=100,
             **({"optimizer": "AdamW", "lr0": cfg.lr0} if cfg.lr0 else {}),
+            **({"time": cfg.hours} if cfg.hours else {}),
         )
     trainer = Trainer(overrides=overrides)
     try:

@@ -187,16 +187,17 @@ def test_a_small_collection_is_found_again_in_its_region(monkeypatch: pytest.Mon
     image = np.full((750, 1000, 3), 114, np.uint8)
     first = np.array([[400, 300, 450, 370]], np.float32), np.array([0.9], np.float32)
     closer = np.array([[10, 20, 60, 90], [70, 25, 120, 95]], np.float32), np.ones(2, np.float32)
-    seen: list[tuple[int, int]] = []
+    seen: list[tuple[tuple[int, ...], int | None]] = []
 
-    def find_cards(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        seen.append(img.shape[:2])
+    def find_cards(img: np.ndarray, size: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        seen.append((img.shape[:2], size))
         boxes, scores = first if len(seen) == 1 else closer
         return boxes.copy(), scores
 
     monkeypatch.setattr(detector, "find_cards", find_cards)
     x0, y0, x1, y1 = zoom_region(first[0], (750, 1000))
     boxes, scores = detector.find_collection(image)
-    assert seen == [(750, 1000), (y1 - y0, x1 - x0)]
+    # The first look at the finder's own size (what `predict` does), the second smaller.
+    assert seen == [((750, 1000), None), ((y1 - y0, x1 - x0), 480)]
     np.testing.assert_array_equal(boxes, closer[0] + [x0, y0, x0, y0])
     np.testing.assert_array_equal(scores, closer[1])
