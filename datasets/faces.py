@@ -8,8 +8,9 @@ the preview all show the same deck. Real scans (datasets/scans.py) load into the
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -66,12 +67,60 @@ HINT = {
     "chopsticks": "swap for 2",
 }
 MAKI_ICONS = {"maki_1": 1, "maki_2": 2, "maki_3": 3}
-FONTS = (
+# How a face is lettered: one of OpenCV's numbered fonts (drawn with a line thickness),
+# or a scalable font at a weight: OpenCV's own "sans" or "italic", or a TrueType file.
+Lettering = int | tuple[str, int]
+# The classic lettering: every set measured before the fifth session was made with it.
+FONTS: tuple[Lettering, ...] = (
     cv2.FONT_HERSHEY_SIMPLEX,
     cv2.FONT_HERSHEY_DUPLEX,
     cv2.FONT_HERSHEY_TRIPLEX,
     cv2.FONT_HERSHEY_COMPLEX,
 )
+# The TrueType files matplotlib ships (a dependency of ultralytics, so always installed).
+_MATPLOTLIB_FONTS = (
+    "DejaVuSans-Bold.ttf",
+    "DejaVuSans.ttf",
+    "DejaVuSans-BoldOblique.ttf",
+    "DejaVuSerif-Bold.ttf",
+    "DejaVuSansMono-Bold.ttf",
+    "STIXGeneralBol.ttf",
+    "cmss10.ttf",
+)
+
+
+def varied_fonts() -> tuple[Lettering, ...]:
+    """The classic lettering, OpenCV's scalable fonts at several weights, and the
+    TrueType families matplotlib ships. Another renderer of card-spec.md letters its cards
+    in whatever font it has; a classifier that saw one family reads a covered card's
+    banner in another one badly (vision/README.md, "Other renderers")."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("matplotlib")
+    if spec is None or spec.origin is None:
+        raise ValueError("varied lettering needs matplotlib's fonts: pip install matplotlib")
+    folder = Path(spec.origin).parent / "mpl-data" / "fonts" / "ttf"
+    files = [folder / name for name in _MATPLOTLIB_FONTS]
+    missing = [f.name for f in files if not f.is_file()]
+    if missing:
+        raise ValueError(f"matplotlib's fonts are missing {', '.join(missing)} in {folder}")
+    scalable: list[Lettering] = [("sans", w) for w in (300, 500, 700, 900)]
+    scalable += [("italic", 400), ("italic", 800)]
+    return FONTS + tuple(scalable) + tuple((str(f), 400) for f in files)
+
+
+def font_files(paths: Iterable[Path]) -> tuple[Lettering, ...]:
+    """Lettering in these TrueType files only: a test of how the detector reads cards
+    lettered in fonts it never saw."""
+    fonts: list[Lettering] = []
+    for path in paths:
+        if not Path(path).is_file():
+            raise FileNotFoundError(f"no such font file: {path}")
+        fonts.append((str(path), 400))
+    if not fonts:
+        raise ValueError("no font files given")
+    return tuple(fonts)
+
 
 BGR = tuple[int, int, int]
 
@@ -109,10 +158,13 @@ def _fit_text(
     text: str,
     box: tuple[int, int, int, int],
     colour: BGR,
-    font: int,
+    font: Lettering,
     thickness: int,
 ) -> None:
     """Draw text as large as fits in box (x0, y0, x1, y1), centred vertically."""
+    if not isinstance(font, int):
+        _fit_scalable_text(img, text, box, colour, font, bolder=thickness > 1)
+        return
     x0, y0, x1, y1 = box
     (tw, th), _ = cv2.getTextSize(text, font, 1.0, thickness)
     scale = min((x1 - x0) / tw, (y1 - y0) * 0.62 / th)
@@ -120,6 +172,34 @@ def _fit_text(
     x = x0 + max(0, ((x1 - x0) - tw) // 2)
     y = y0 + ((y1 - y0) + th) // 2
     cv2.putText(img, text, (x, y), font, scale, colour, thickness, cv2.LINE_AA)
+
+
+@functools.cache
+def _font_face(name: str) -> cv2.FontFace:
+    return cv2.FontFace(name)
+
+
+def _fit_scalable_text(
+    img: np.ndarray,
+    text: str,
+    box: tuple[int, int, int, int],
+    colour: BGR,
+    font: tuple[str, int],
+    *,
+    bolder: bool,
+) -> None:
+    """`_fit_text` in a scalable font: as large as fits, centred."""
+    name, weight = font
+    face = _font_face(name)
+    weight = min(1000, weight + 200) if bolder else weight
+    x0, y0, x1, y1 = box
+    probe = 100
+    _, _, tw, th = cv2.getTextSize((0, 0), text, (0, 0), face, probe, weight)
+    size = max(4, int(probe * min((x1 - x0) / tw, (y1 - y0) * 0.7 / th)))
+    left, top, tw, th = cv2.getTextSize((0, 0), text, (0, 0), face, size, weight)
+    x = x0 + max(0, ((x1 - x0) - tw) // 2) - left
+    y = y0 + ((y1 - y0) - th) // 2 - top
+    cv2.putText(img, text, (x, y), colour, face, size, weight)
 
 
 # --- illustrations: each draws into img around centre (cx, cy) with size unit s -------------
@@ -423,8 +503,15 @@ ILLUSTRATIONS: dict[str, Callable[..., None]] = {
 }
 
 
-def render_face(kind: str, rng: np.random.Generator, *, height: int = FACE_HEIGHT) -> np.ndarray:
-    """One card face of `kind`, RGBA, with the per-card variation card-spec.md allows."""
+def render_face(
+    kind: str,
+    rng: np.random.Generator,
+    *,
+    height: int = FACE_HEIGHT,
+    fonts: Sequence[Lettering] = FONTS,
+) -> np.ndarray:
+    """One card face of `kind`, RGBA, with the per-card variation card-spec.md allows,
+    lettered in one of `fonts`."""
     if kind not in ILLUSTRATIONS:
         raise ValueError(f"unknown card kind {kind!r}; expected one of {', '.join(CARD_KINDS)}")
     h = height
@@ -437,7 +524,7 @@ def render_face(kind: str, rng: np.random.Generator, *, height: int = FACE_HEIGH
     inner = _rounded_mask(h, w, radius, inset=border)
     img[inner > 0] = face
 
-    font = FONTS[int(rng.integers(len(FONTS)))]
+    font = fonts[int(rng.integers(len(fonts)))]
     bold = max(1, round(h / 200 * rng.uniform(0.8, 1.5)))
     # Banner: the top 18 %, lighter than the face, name in dark capitals.
     banner_bottom = round(0.18 * h)
@@ -516,10 +603,10 @@ class FacePool:
         return pool
 
     @classmethod
-    def rendered(cls, seed: int, per_kind: int = 6) -> FacePool:
+    def rendered(cls, seed: int, per_kind: int = 6, fonts: Sequence[Lettering] = FONTS) -> FacePool:
         rng = np.random.default_rng(seed)
         return cls.from_images(
-            {k: [render_face(k, rng) for _ in range(per_kind)] for k in CARD_KINDS}
+            {k: [render_face(k, rng, fonts=fonts) for _ in range(per_kind)] for k in CARD_KINDS}
         )
 
     @classmethod

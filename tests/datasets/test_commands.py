@@ -64,6 +64,24 @@ def test_faces_import_saves_the_next_face(
             "no such faces folder",
         ),
         (["synth", "--preview", "{out}/sheet.gif"], "name it .png or .jpg"),
+        (
+            ["synth", "--out", "{out}/set", "--images", "2", "--font-file", "{out}/no.ttf"],
+            "no such font file",
+        ),
+        (
+            [
+                "synth",
+                "--out",
+                "{out}/set",
+                "--images",
+                "2",
+                "--fonts",
+                "varied",
+                "--font-file",
+                "{out}/no.ttf",
+            ],
+            "drop --fonts",
+        ),
     ],
 )
 def test_user_errors_are_one_line(
