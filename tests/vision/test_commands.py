@@ -65,3 +65,22 @@ def test_eval_reports_exact_tallies_and_writes_json(
     summary = json.loads((tmp_path / "r.json").read_text())
     assert summary["subsets"]["all"]["photos"] == 4
     assert 0.0 <= summary["subsets"]["all"]["exact_tally"] <= 1.0
+
+
+def test_train_passes_the_device_to_the_finder_training(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import vision.train
+
+    (tmp_path / "data.yaml").write_text("path: .\n")
+    seen = []
+
+    def train_detector(cfg: vision.train.DetectorTraining, *, resume: bool) -> Path:
+        seen.append(cfg)
+        return tmp_path / "best.pt"
+
+    monkeypatch.setattr(vision.train, "train_detector", train_detector)
+    argv = ["train", "--data", str(tmp_path), "--stage", "detector", "--out", str(tmp_path)]
+    assert main([*argv, "--device", "0"]) == 0
+    assert main(argv) == 0
+    assert [cfg.device for cfg in seen] == ["0", "cpu"]
