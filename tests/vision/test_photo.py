@@ -194,6 +194,19 @@ def test_jpeg_with_a_trailer_after_its_image_still_decodes() -> None:
     assert_upright(load_photo(buffer.tobytes() + b"SEFH trailer bytes" * 10))
 
 
+@pytest.mark.parametrize("trailer", [b"", b"\x00" * 64, b"SEFH trailer bytes" * 10])
+def test_a_whole_jpeg_takes_the_fast_decode_with_or_without_a_trailer(
+    trailer: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_pillow(header: object) -> np.ndarray:
+        raise AssertionError("a whole JPEG went to the slow decode")
+
+    monkeypatch.setattr(photo_module, "_decode_with_pillow", no_pillow)
+    ok, buffer = cv2.imencode(".jpg", upright_scene())
+    assert ok
+    assert_upright(load_photo(buffer.tobytes() + trailer))
+
+
 def test_large_png_is_area_reduced() -> None:
     scene = cv2.resize(upright_scene(), (2500, 1875), interpolation=cv2.INTER_NEAREST)
     result = load_photo(encode(scene, "PNG"))
