@@ -297,7 +297,10 @@ def stack_fit(wasabi: np.ndarray, nigiri: np.ndarray, aspect: float) -> StackFit
         # than a card (a turned wasabi's strip; a nigiri partly covered by the next card
         # of a column), neither is much wider: take the wider.
         across = max(n[2] - n[0], w[2] - w[0])
-        along = across * (aspect if frame == "down" else 1 / aspect)
+        # A card's length along the shift: from the photo's typical aspect, or the nigiri's
+        # own box where that is longer (on a steep photo the near cards are longer than
+        # the typical one, and the nigiri on a wasabi usually shows whole).
+        along = max(across * (aspect if frame == "down" else 1 / aspect), n[3] - n[1])
         # Shifted sideways, a nigiri's top stays level with its wasabi's; one rising well
         # above it is a card under the wasabi, higher in a column.
         if frame != "down" and (wasabi[1] - nigiri[1]) / across > MAX_SIDEWAYS_RISE:
