@@ -77,7 +77,7 @@ FONTS: tuple[Lettering, ...] = (
     cv2.FONT_HERSHEY_TRIPLEX,
     cv2.FONT_HERSHEY_COMPLEX,
 )
-# The TrueType files matplotlib ships (a dependency of ultralytics, so always installed).
+# The TrueType files matplotlib ships (a dependency: pyproject.toml).
 _MATPLOTLIB_FONTS = (
     "DejaVuSans-Bold.ttf",
     "DejaVuSans.ttf",
@@ -116,6 +116,10 @@ def font_files(paths: Iterable[Path]) -> tuple[Lettering, ...]:
     for path in paths:
         if not Path(path).is_file():
             raise FileNotFoundError(f"no such font file: {path}")
+        # OpenCV takes any file without complaint and then letters nothing; it names only
+        # a font it could load.
+        if not _font_face(str(path)).getName():
+            raise ValueError(f"{path} is not a font file OpenCV can read (TrueType or OpenType)")
         fonts.append((str(path), 400))
     if not fonts:
         raise ValueError("no font files given")

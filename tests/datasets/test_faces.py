@@ -62,3 +62,7 @@ def test_font_files_are_checked_before_any_face_is_drawn(tmp_path: Path) -> None
         font_files([tmp_path / "missing.ttf"])
     with pytest.raises(ValueError, match="no font files"):
         font_files([])
+    not_a_font = tmp_path / "notes.ttf"
+    not_a_font.write_text("not a font")
+    with pytest.raises(ValueError, match="is not a font file"):
+        font_files([not_a_font])
