@@ -12,6 +12,7 @@ from typing import Final
 import cv2
 import numpy as np
 
+from vision.boxes import intersections
 from vision.labels import LABELS
 from vision.reading import Reading
 
@@ -186,9 +187,7 @@ def _panel_corner(
 
     def hidden(corner: tuple[int, int]) -> float:
         left, top = corner
-        overlap_w = np.minimum(boxes[:, 2], left + width) - np.maximum(boxes[:, 0], left)
-        overlap_h = np.minimum(boxes[:, 3], top + height) - np.maximum(boxes[:, 1], top)
-        return float((overlap_w.clip(0) * overlap_h.clip(0)).sum())
+        return float(intersections(np.array([left, top, left + width, top + height]), boxes).sum())
 
     return min(corners, key=hidden)
 
