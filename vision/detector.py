@@ -184,8 +184,7 @@ class CardDetector:
         self._finder = FinderNetwork(info.detector, threads=threads)
         self._classifier = ort.InferenceSession(str(info.classifier), options, providers=providers)
         self.stride = self._finder.stride
-        step = self.stride or 32
-        self.zoom_size = max(step, round(info.imgsz * ZOOM_SIZE / step) * step)
+        self.zoom_size = zoom_size(info.imgsz, self.stride)
         self._stack_check = (
             ort.InferenceSession(str(info.stack_check), options, providers=providers)
             if info.stack_check
@@ -256,6 +255,14 @@ class CardDetector:
         stacked = nigiri[self.on_wasabi(image, boxes[nigiri]) >= MIN_PROBABILITY]
         labels[stacked] = _STACK_OF[labels[stacked]]
         return Detections(boxes, confidence, labels)
+
+
+def zoom_size(imgsz: int, stride: int | None) -> int:
+    """The second look's image size: ZOOM_SIZE of the finder's, on a multiple of its
+    stride. A finder exported for one fixed shape (no stride) takes only its own size."""
+    if stride is None:
+        return imgsz
+    return max(stride, round(imgsz * ZOOM_SIZE / stride) * stride)
 
 
 def zoom_region(boxes: np.ndarray, size: tuple[int, int]) -> tuple[int, int, int, int] | None:

@@ -19,6 +19,7 @@ from vision.detector import (
     load_detector,
     model_info,
     zoom_region,
+    zoom_size,
 )
 from vision.photo import load_photo
 from vision.pipeline import read_photo
@@ -201,3 +202,10 @@ def test_a_small_collection_is_found_again_in_its_region(monkeypatch: pytest.Mon
     assert seen == [((750, 1000), None), ((y1 - y0, x1 - x0), 480)]
     np.testing.assert_array_equal(boxes, closer[0] + [x0, y0, x0, y0])
     np.testing.assert_array_equal(scores, closer[1])
+
+
+def test_the_second_look_is_smaller_only_where_the_finder_takes_any_size() -> None:
+    assert zoom_size(640, 32) == 480
+    assert zoom_size(512, 32) == 384
+    # A fixed-shape export (no stride) runs only at its own size; 480 would not fit it.
+    assert zoom_size(640, None) == 640
