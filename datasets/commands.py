@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from scoring.cards import CARD_KINDS
 
 if TYPE_CHECKING:
-    from datasets.faces import Lettering
+    from datasets.faces import FaceStyle
 
 DEFAULT_PREVIEW_IMAGES = 6
 
@@ -85,6 +85,14 @@ def register(subparsers: Any) -> None:
         metavar="TTF",
         help="letter the rendered faces in these TrueType files only (a held-out test)",
     )
+    synth.add_argument(
+        "--art",
+        choices=("classic", "varied", "other"),
+        default="classic",
+        help="illustrations of the rendered faces: classic (what the measured held-out sets "
+        "use), varied (classic restyled per face, for training) or other (a second "
+        "renderer's drawings, never trained on: a held-out test)",
+    )
     synth.add_argument("--workers", type=_positive, help="processes (default: up to 2 CPU cores)")
     synth.set_defaults(handler=run_synth)
 
@@ -149,20 +157,31 @@ def run_synth(args: argparse.Namespace) -> int:
         workers=args.workers,
         faces_dir=args.faces,
         mix_rendered=not args.faces_only,
-        fonts=_lettering(args),
+        style=_face_style(args),
     )
     print(f"wrote {args.images} images to {out} (data.yaml, images/, labels/, tallies/)")
     return 0
 
 
-def _lettering(args: argparse.Namespace) -> tuple[Lettering, ...]:
-    from datasets.faces import FONTS, font_files, varied_fonts
+def _face_style(args: argparse.Namespace) -> FaceStyle:
+    from datasets.faces import FONTS, ILLUSTRATIONS, FaceStyle, font_files, varied_fonts
 
     if args.font_file:
         if args.fonts != "classic":
             raise ValueError("--font-file letters the faces in those files only; drop --fonts")
-        return font_files(args.font_file)
-    return varied_fonts() if args.fonts == "varied" else FONTS
+        fonts = font_files(args.font_file)
+    else:
+        fonts = varied_fonts() if args.fonts == "varied" else FONTS
+    if args.art == "varied":
+        from datasets.art import restyled_all
+
+        # Restyling is where the variety is, so such a set draws more faces of each kind.
+        return FaceStyle(fonts, restyled_all(ILLUSTRATIONS), per_kind=30)
+    if args.art == "other":
+        from datasets.other_art import OTHER_ILLUSTRATIONS
+
+        return FaceStyle(fonts, OTHER_ILLUSTRATIONS)
+    return FaceStyle(fonts)
 
 
 def _preview(args: argparse.Namespace) -> int:
@@ -183,7 +202,7 @@ def _preview(args: argparse.Namespace) -> int:
             workers=args.workers,
             faces_dir=args.faces,
             mix_rendered=not args.faces_only,
-            fonts=_lettering(args),
+            style=_face_style(args),
         )
     )
     write_preview(args.preview, scenes)

@@ -491,7 +491,10 @@ def _draw_chopsticks(img, cx, cy, s, rng):
         )
 
 
-ILLUSTRATIONS: dict[str, Callable[..., None]] = {
+# Draws one illustration into a face: img, its centre (cx, cy), a size unit s, the face's rng.
+Illustrate = Callable[[np.ndarray, float, float, float, np.random.Generator], None]
+
+ILLUSTRATIONS: dict[str, Illustrate] = {
     "tempura": _draw_tempura,
     "sashimi": _draw_sashimi,
     "dumpling": _draw_dumpling,
@@ -513,10 +516,11 @@ def render_face(
     *,
     height: int = FACE_HEIGHT,
     fonts: Sequence[Lettering] = FONTS,
+    illustrations: Mapping[str, Illustrate] = ILLUSTRATIONS,
 ) -> np.ndarray:
     """One card face of `kind`, RGBA, with the per-card variation card-spec.md allows,
-    lettered in one of `fonts`."""
-    if kind not in ILLUSTRATIONS:
+    lettered in one of `fonts` and illustrated by `illustrations[kind]`."""
+    if kind not in illustrations:
         raise ValueError(f"unknown card kind {kind!r}; expected one of {', '.join(CARD_KINDS)}")
     h = height
     w = round(h * CARD_ASPECT)
@@ -555,7 +559,7 @@ def render_face(
     s = 0.26 * w * rng.uniform(0.85, 1.15)
     cx = w / 2 + rng.uniform(-0.05, 0.05) * w
     cy = (0.18 + 0.31) * h + rng.uniform(-0.05, 0.05) * h
-    ILLUSTRATIONS[kind](img, cx, cy, s, rng)
+    illustrations[kind](img, cx, cy, s, rng)
 
     # Scoring hint: the bottom 20 %, white text.
     _fit_text(
@@ -593,6 +597,20 @@ def _paper(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
+@dataclass(frozen=True)
+class FaceStyle:
+    """How a data set's faces are rendered: their lettering, their illustrations, and how
+    many different faces of each kind it draws."""
+
+    fonts: tuple[Lettering, ...] = FONTS
+    illustrations: Mapping[str, Illustrate] = field(default_factory=lambda: ILLUSTRATIONS)
+    per_kind: int = 10
+
+
+# What every data set measured before the sixth session was rendered with.
+CLASSIC_STYLE = FaceStyle()
+
+
 @dataclass
 class FacePool:
     """Faces per kind, each kept at a few sizes so that warping never aliases."""
@@ -607,10 +625,17 @@ class FacePool:
         return pool
 
     @classmethod
-    def rendered(cls, seed: int, per_kind: int = 6, fonts: Sequence[Lettering] = FONTS) -> FacePool:
+    def rendered(cls, seed: int, per_kind: int = 6, style: FaceStyle | None = None) -> FacePool:
+        style = style or FaceStyle()
         rng = np.random.default_rng(seed)
         return cls.from_images(
-            {k: [render_face(k, rng, fonts=fonts) for _ in range(per_kind)] for k in CARD_KINDS}
+            {
+                k: [
+                    render_face(k, rng, fonts=style.fonts, illustrations=style.illustrations)
+                    for _ in range(per_kind)
+                ]
+                for k in CARD_KINDS
+            }
         )
 
     @classmethod

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from datasets.faces import FONTS, FacePool, Lettering
+from datasets.faces import CLASSIC_STYLE, FacePool, FaceStyle
 from datasets.scene import Scene, make_scene
 from datasets.yolo_format import prepare, split_of, write_scene
 
@@ -20,15 +20,15 @@ def face_pool(
     seed: int,
     faces_dir: Path | None = None,
     mix_rendered: bool = True,
-    fonts: tuple[Lettering, ...] = FONTS,
+    style: FaceStyle = CLASSIC_STYLE,
 ) -> FacePool:
-    """Rendered faces (seeded, lettered in `fonts`), real scans from `faces_dir`, or both."""
+    """Rendered faces (seeded, in `style`), real scans from `faces_dir`, or both."""
     if faces_dir is None:
-        return FacePool.rendered(seed, per_kind=10, fonts=fonts)
+        return FacePool.rendered(seed, style.per_kind, style)
     scans = FacePool.from_dir(faces_dir)
     if not mix_rendered:
         return scans
-    return FacePool.rendered(seed, per_kind=10, fonts=fonts).merged(scans)
+    return FacePool.rendered(seed, style.per_kind, style).merged(scans)
 
 
 def scene_rng(seed: int, index: int) -> np.random.Generator:
@@ -36,9 +36,9 @@ def scene_rng(seed: int, index: int) -> np.random.Generator:
     return np.random.default_rng([seed, index])
 
 
-def _init(seed: int, faces_dir: str | None, mix: bool, fonts: tuple[Lettering, ...]) -> None:
+def _init(seed: int, faces_dir: str | None, mix: bool, style: FaceStyle) -> None:
     global _pool
-    _pool = face_pool(seed, Path(faces_dir) if faces_dir else None, mix, fonts)
+    _pool = face_pool(seed, Path(faces_dir) if faces_dir else None, mix, style)
 
 
 def _make(args: tuple[int, int, int]) -> tuple[int, Scene]:
@@ -56,12 +56,12 @@ def generate(
     faces_dir: Path | None = None,
     mix_rendered: bool = True,
     start: int = 0,
-    fonts: tuple[Lettering, ...] = FONTS,
+    style: FaceStyle = CLASSIC_STYLE,
 ) -> Iterator[tuple[int, Scene]]:
     """Yield (index, scene) for indices start..start+count-1, in order."""
     workers = workers or min(2, os.cpu_count() or 1)
     tasks = [(seed, i, size) for i in range(start, start + count)]
-    init_args = (seed, str(faces_dir) if faces_dir else None, mix_rendered, fonts)
+    init_args = (seed, str(faces_dir) if faces_dir else None, mix_rendered, style)
     if workers <= 1:
         _init(*init_args)
         yield from map(_make, tasks)
@@ -80,7 +80,7 @@ def write_dataset(
     faces_dir: Path | None = None,
     mix_rendered: bool = True,
     progress: bool = True,
-    fonts: tuple[Lettering, ...] = FONTS,
+    style: FaceStyle = CLASSIC_STYLE,
 ) -> Path:
     from tqdm import tqdm
 
@@ -92,7 +92,7 @@ def write_dataset(
         workers=workers,
         faces_dir=faces_dir,
         mix_rendered=mix_rendered,
-        fonts=fonts,
+        style=style,
     )
     for index, scene in tqdm(scenes, total=images, disable=not progress, desc="synth", unit="img"):
         write_scene(out, split_of(index, images), f"{index:06d}", scene)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 import cv2
@@ -170,3 +171,34 @@ def test_the_synth_benchmark_runs(faces_dir: Path) -> None:
 
     result = timed_run(3, 160, 1, faces_dir=faces_dir)
     assert result["images"] == 3 and result["steady_per_s"] > 0
+
+
+def test_synth_draws_the_held_out_art_on_request(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "other"
+    argv = ["synth", "--out", str(out), "--images", "2", "--size", "320", "--workers", "1"]
+    assert main([*argv, "--art", "other"]) == 0
+    assert "wrote 2 images" in capsys.readouterr().out
+    items = read_split(out, "train") + read_split(out, "val") + read_split(out, "test")
+    assert len(items) == 2
+
+
+@pytest.mark.parametrize("art", ["classic", "varied", "other"])
+def test_each_art_choice_names_its_illustrations(art: str) -> None:
+    from datasets.art import restyled_all
+    from datasets.commands import _face_style
+    from datasets.faces import CLASSIC_STYLE, ILLUSTRATIONS
+    from datasets.other_art import OTHER_ILLUSTRATIONS
+
+    args = argparse.Namespace(font_file=None, fonts="classic", art=art)
+    style = _face_style(args)
+    assert set(style.illustrations) == set(CARD_KINDS)
+    if art == "classic":
+        assert style == CLASSIC_STYLE
+    elif art == "other":
+        assert style.illustrations is OTHER_ILLUSTRATIONS
+    else:
+        assert style.per_kind > CLASSIC_STYLE.per_kind
+        assert style.illustrations.keys() == restyled_all(ILLUSTRATIONS).keys()
+        assert all(draw is not ILLUSTRATIONS[k] for k, draw in style.illustrations.items())

@@ -1,0 +1,187 @@
+"""Restyled illustrations: the classic drawings as other renderers might draw them.
+
+card-spec.md lets every renderer choose an illustration's exact shape, size, position,
+line widths and slight colour shifts, and the product is judged on photos from a renderer
+we do not have. A classifier that saw one drawing per kind may learn that drawing's
+pixels instead of what card-spec fixes (face colour, the name on the banner, maki icons)
+and what the illustration depicts. So `restyled` draws a classic illustration onto a
+transparent layer and then bends, turns, stretches and recolours it, and gives it an
+outline, a shadow, shading, a painted softness or line-art fills, before it goes onto the
+face. Every choice comes from the face's own random stream.
+
+The held-out art (`datasets.other_art`) is a second renderer's drawings, made apart
+from this module and never used for training: it measures whether this variety carries.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+
+import cv2
+import numpy as np
+
+Illustrate = Callable[[np.ndarray, float, float, float, np.random.Generator], None]
+
+# The illustration's zone around its centre, in size units s (card-spec's middle 62 %,
+# less the centre's own +-5 % jitter): restyling never draws outside it.
+ZONE_HALF_WIDTH = 1.5
+ZONE_HALF_HEIGHT = 1.3
+
+
+def restyled(draw: Illustrate) -> Illustrate:
+    """`draw`, redrawn in a random style on every call."""
+
+    def illustrate(
+        img: np.ndarray, cx: float, cy: float, s: float, rng: np.random.Generator
+    ) -> None:
+        colour, alpha = _layer(draw, img.shape, cx, cy, s, rng)
+        colour, alpha = _reshaped(colour, alpha, cx, cy, s, rng)
+        colour = _recoloured(colour, alpha, rng)
+        restyled = _composite(img, colour, alpha, s, rng)
+        # Shadows, outlines and bends may reach past the zone; only the zone is drawn.
+        zone = zone_of(img.shape, cx, cy, s)
+        img[zone] = restyled[zone]
+
+    return illustrate
+
+
+def zone_of(shape: tuple[int, ...], cx: float, cy: float, s: float) -> tuple[slice, slice]:
+    """The rows and columns an illustration centred at (cx, cy) with size unit s may use."""
+    x0, x1 = round(cx - ZONE_HALF_WIDTH * s), round(cx + ZONE_HALF_WIDTH * s)
+    y0, y1 = round(cy - ZONE_HALF_HEIGHT * s), round(cy + ZONE_HALF_HEIGHT * s)
+    return slice(max(0, y0), min(shape[0], y1 + 1)), slice(max(0, x0), min(shape[1], x1 + 1))
+
+
+def restyled_all(illustrations: Mapping[str, Illustrate]) -> dict[str, Illustrate]:
+    return {kind: restyled(draw) for kind, draw in illustrations.items()}
+
+
+def _layer(
+    draw: Illustrate,
+    shape: tuple[int, ...],
+    cx: float,
+    cy: float,
+    s: float,
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The drawing as float colour and alpha in 0-1. It is drawn twice with the same
+    random draws, on black and on white; how much a pixel differs between the two is how
+    much the drawing left of the background (difference matting, exact for antialiased
+    edges)."""
+    state = rng.bit_generator.state
+    on_black = np.zeros(shape, np.uint8)
+    draw(on_black, cx, cy, s, rng)
+    rng.bit_generator.state = state
+    on_white = np.full(shape, 255, np.uint8)
+    draw(on_white, cx, cy, s, rng)
+    black = on_black.astype(np.float32) / 255
+    white = on_white.astype(np.float32) / 255
+    alpha = np.clip(1 - (white - black).mean(axis=2), 0, 1)
+    colour = black / np.maximum(alpha, 1e-3)[..., None]
+    return np.clip(colour, 0, 1), alpha
+
+
+def _reshaped(
+    colour: np.ndarray,
+    alpha: np.ndarray,
+    cx: float,
+    cy: float,
+    s: float,
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Bent by a smooth random displacement, turned, stretched and moved, and shrunk back
+    into the zone where that pushed it out."""
+    h, w = alpha.shape
+    if rng.random() < 0.6:  # bend: another hand draws the same shapes a little differently
+        amount = s * rng.uniform(0.04, 0.12)
+        cells = int(rng.integers(3, 6))
+        dx = cv2.resize(rng.normal(0, 1, (cells, cells)).astype(np.float32), (w, h))
+        dy = cv2.resize(rng.normal(0, 1, (cells, cells)).astype(np.float32), (w, h))
+        xs, ys = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
+        mx, my = xs + dx * amount, ys + dy * amount
+        colour = cv2.remap(colour, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        alpha = cv2.remap(alpha, mx, my, cv2.INTER_LINEAR, borderValue=0)
+    angle = rng.uniform(-25, 25)
+    sx, sy = rng.uniform(0.8, 1.2), rng.uniform(0.8, 1.2)
+    shift = rng.uniform(-0.12, 0.12, 2) * s
+    matrix = _affine(cx, cy, angle, sx, sy, shift)
+    warped = cv2.warpAffine(alpha, matrix, (w, h))
+    fit = _fit_in_zone(warped, cx, cy, s)
+    if fit < 1:
+        matrix = _affine(cx, cy, angle, sx * fit, sy * fit, shift * fit)
+        warped = cv2.warpAffine(alpha, matrix, (w, h))
+    return cv2.warpAffine(colour, matrix, (w, h), borderMode=cv2.BORDER_REPLICATE), warped
+
+
+def _affine(
+    cx: float, cy: float, angle: float, sx: float, sy: float, shift: np.ndarray
+) -> np.ndarray:
+    turn = cv2.getRotationMatrix2D((0, 0), angle, 1.0)[:, :2]
+    linear = turn @ np.diag([sx, sy])
+    centre = np.array([cx, cy])
+    offset = centre + shift - linear @ centre
+    return np.hstack([linear, offset[:, None]]).astype(np.float32)
+
+
+def _fit_in_zone(alpha: np.ndarray, cx: float, cy: float, s: float) -> float:
+    """The scale that brings the drawing back inside the zone (1 when it is inside)."""
+    ys, xs = np.nonzero(alpha > 0.02)
+    if xs.size == 0:
+        return 1.0
+    reach_x = max(cx - xs.min(), xs.max() - cx, 1e-3)
+    reach_y = max(cy - ys.min(), ys.max() - cy, 1e-3)
+    return min(1.0, ZONE_HALF_WIDTH * s / reach_x, ZONE_HALF_HEIGHT * s / reach_y)
+
+
+def _recoloured(colour: np.ndarray, alpha: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Another renderer's palette: each channel shifted, contrast and shading changed."""
+    colour = colour + rng.uniform(-0.07, 0.07, 3).astype(np.float32)
+    inside = alpha > 0.5
+    if inside.any():
+        mean = colour[inside].mean(axis=0)
+        colour = mean + (colour - mean) * rng.uniform(0.75, 1.2)
+    if rng.random() < 0.35:  # shading: lit from one side
+        h, w = alpha.shape
+        theta = rng.uniform(0, 2 * math.pi)
+        xs, ys = np.meshgrid(np.linspace(-1, 1, w), np.linspace(-1, 1, h))
+        ramp = (xs * math.cos(theta) + ys * math.sin(theta)).astype(np.float32)
+        colour = colour * (1 + rng.uniform(0.08, 0.2) * ramp)[..., None]
+    if rng.random() < 0.15:  # painted: soft edges inside the drawing
+        colour = cv2.GaussianBlur(colour, (0, 0), rng.uniform(1.5, 4))
+    if rng.random() < 0.2:  # printed grain
+        colour = colour + rng.normal(0, rng.uniform(0.01, 0.04), colour.shape).astype(np.float32)
+    return np.clip(colour, 0, 1)
+
+
+def _composite(
+    img: np.ndarray, colour: np.ndarray, alpha: np.ndarray, s: float, rng: np.random.Generator
+) -> np.ndarray:
+    """The face with the drawing on it, under an optional shadow and outline, filled or
+    as line art."""
+    out = img.astype(np.float32) / 255
+    solid = (alpha > 0.5).astype(np.uint8)
+    if rng.random() < 0.3:  # drop shadow
+        offset = rng.uniform(-0.08, 0.08, 2) * s
+        shift = np.float32([[1, 0, offset[0]], [0, 1, abs(offset[1])]])
+        shadow = cv2.warpAffine(alpha, shift, alpha.shape[::-1])
+        shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, s * 0.04)) * rng.uniform(0.2, 0.45)
+        out *= (1 - shadow)[..., None]
+    line_art = rng.random() < 0.12
+    if line_art or rng.random() < 0.45:  # outline, in ink or in a dark shade of the face
+        width = max(1, round(s * rng.uniform(0.015, 0.06)))
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * width + 1, 2 * width + 1))
+        ring = cv2.dilate(solid, kernel).astype(np.float32)
+        ring = cv2.GaussianBlur(ring, (0, 0), 0.7)
+        if rng.random() < 0.6:
+            ink = np.full(3, rng.uniform(0.05, 0.25), np.float32)
+        else:
+            ink = out[img.shape[0] // 2, img.shape[1] // 2] * rng.uniform(0.25, 0.5)
+        plain = out
+        out = out * (1 - ring[..., None]) + ink * ring[..., None]
+        if line_art:  # the silhouette's line only: the fill is mostly the face showing through
+            inner = cv2.GaussianBlur(cv2.erode(solid, kernel).astype(np.float32), (0, 0), 0.7)
+            out = out * (1 - inner[..., None]) + plain * inner[..., None]
+            alpha = alpha * rng.uniform(0.15, 0.4)
+    out = out * (1 - alpha[..., None]) + colour * alpha[..., None]
+    return np.clip(out * 255 + 0.5, 0, 255).astype(np.uint8)

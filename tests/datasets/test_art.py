@@ -1,0 +1,62 @@
+"""Restyled illustrations: drawn from the classic ones, inside their zone, seeded."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from datasets.art import _layer, restyled, restyled_all, zone_of
+from datasets.faces import FACE_HEIGHT, FACE_WIDTH, ILLUSTRATIONS, render_face
+from datasets.other_art import OTHER_ILLUSTRATIONS
+from scoring.cards import CARD_KINDS
+
+
+def _disc(img: np.ndarray, cx: float, cy: float, s: float, rng: np.random.Generator) -> None:
+    cv2.circle(img, (int(cx), int(cy)), int(s * 0.5), (10, 200, 30), -1, cv2.LINE_AA)
+
+
+def test_the_layer_recovers_a_drawing_s_colour_and_coverage() -> None:
+    colour, alpha = _layer(_disc, (200, 200, 3), 100, 100, 80, np.random.default_rng(0))
+    assert alpha[100, 100] == pytest.approx(1) and alpha[5, 5] == pytest.approx(0)
+    np.testing.assert_allclose(colour[100, 100], np.array([10, 200, 30]) / 255, atol=1e-6)
+    edge = alpha[100, 100 + 40 - 1 : 100 + 40 + 2]  # antialiased: partly covered
+    assert ((edge > 0.05) & (edge < 0.95)).any()
+
+
+@pytest.mark.parametrize("kind", CARD_KINDS)
+def test_a_restyled_illustration_stays_in_its_zone(kind: str) -> None:
+    cx, cy, s = FACE_WIDTH / 2, 0.49 * FACE_HEIGHT, 0.26 * FACE_WIDTH * 1.15
+    for seed in range(4):
+        face = np.full((FACE_HEIGHT, FACE_WIDTH, 3), (66, 197, 244), np.uint8)
+        drawn = face.copy()
+        restyled(ILLUSTRATIONS[kind])(drawn, cx, cy, s, np.random.default_rng(seed))
+        zone = zone_of(face.shape, cx, cy, s)
+        outside = np.ones(face.shape[:2], bool)
+        outside[zone] = False
+        assert np.array_equal(drawn[outside], face[outside])
+        assert (np.abs(drawn[zone].astype(int) - face[zone]).sum(axis=2) > 60).mean() > 0.02
+
+
+def test_restyled_faces_are_seeded_and_differ_from_the_classic_drawing() -> None:
+    art = restyled_all(ILLUSTRATIONS)
+    a = render_face("salmon", np.random.default_rng(8), illustrations=art)
+    b = render_face("salmon", np.random.default_rng(8), illustrations=art)
+    classic = render_face("salmon", np.random.default_rng(8))
+    assert np.array_equal(a, b)
+    middle = slice(round(0.25 * FACE_HEIGHT), round(0.75 * FACE_HEIGHT))
+    assert not np.array_equal(a[middle], classic[middle])
+
+
+@pytest.mark.parametrize("kind", CARD_KINDS)
+def test_the_held_out_art_stays_in_its_zone_and_is_seeded(kind: str) -> None:
+    cx, cy = FACE_WIDTH / 2, 0.49 * FACE_HEIGHT
+    for seed, s in ((0, 0.26 * FACE_WIDTH * 1.15), (1, 0.26 * FACE_WIDTH * 0.85), (2, 40.0)):
+        face = np.full((FACE_HEIGHT, FACE_WIDTH, 3), (66, 197, 244), np.uint8)
+        drawn, again = face.copy(), face.copy()
+        OTHER_ILLUSTRATIONS[kind](drawn, cx, cy, s, np.random.default_rng(seed))
+        OTHER_ILLUSTRATIONS[kind](again, cx, cy, s, np.random.default_rng(seed))
+        assert np.array_equal(drawn, again)
+        outside = np.ones(face.shape[:2], bool)
+        outside[zone_of(face.shape, cx, cy, s)] = False
+        assert np.array_equal(drawn[outside], face[outside])
