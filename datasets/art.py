@@ -9,8 +9,9 @@ transparent layer and then bends, turns, stretches and recolours it, and gives i
 outline, a shadow, shading, a painted softness or line-art fills, before it goes onto the
 face. Every choice comes from the face's own random stream.
 
-The held-out art (`datasets.other_art`) is a second renderer's drawings, made apart
-from this module and never used for training: it measures whether this variety carries.
+The held-out art (`datasets.cartoon_art`, `datasets.painted_art`) was drawn by other
+hands, apart from this module, and is never used for training: it measures whether this
+variety carries over.
 """
 
 from __future__ import annotations

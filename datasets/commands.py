@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING, Any
 from scoring.cards import CARD_KINDS
 
 if TYPE_CHECKING:
-    from datasets.faces import FaceStyle
+    from collections.abc import Mapping
+
+    from datasets.faces import FaceStyle, Illustrate
 
 DEFAULT_PREVIEW_IMAGES = 6
 
@@ -87,11 +89,11 @@ def register(subparsers: Any) -> None:
     )
     synth.add_argument(
         "--art",
-        choices=("classic", "varied", "other"),
+        choices=("classic", "varied", *HELD_OUT_ART),
         default="classic",
         help="illustrations of the rendered faces: classic (what the measured held-out sets "
-        "use), varied (classic restyled per face, for training) or other (a second "
-        "renderer's drawings, never trained on: a held-out test)",
+        "use), varied (classic restyled per face, for training), or cartoon or painted "
+        "(drawn by other hands and never trained on: held-out tests)",
     )
     synth.add_argument("--workers", type=_positive, help="processes (default: up to 2 CPU cores)")
     synth.set_defaults(handler=run_synth)
@@ -177,11 +179,24 @@ def _face_style(args: argparse.Namespace) -> FaceStyle:
 
         # Restyling is where the variety is, so such a set draws more faces of each kind.
         return FaceStyle(fonts, restyled_all(ILLUSTRATIONS), per_kind=30)
-    if args.art == "other":
-        from datasets.other_art import OTHER_ILLUSTRATIONS
-
-        return FaceStyle(fonts, OTHER_ILLUSTRATIONS)
+    if args.art in HELD_OUT_ART:
+        return FaceStyle(fonts, held_out_art(args.art))
     return FaceStyle(fonts)
+
+
+# Illustrations written apart from the generator's, each by its own hand, and never used in
+# training: they measure how the detector carries over to art it never saw.
+HELD_OUT_ART = ("cartoon", "painted")
+
+
+def held_out_art(name: str) -> Mapping[str, Illustrate]:
+    if name == "cartoon":
+        from datasets.cartoon_art import CARTOON_ILLUSTRATIONS
+
+        return CARTOON_ILLUSTRATIONS
+    from datasets.painted_art import PAINTED_ILLUSTRATIONS
+
+    return PAINTED_ILLUSTRATIONS
 
 
 def _preview(args: argparse.Namespace) -> int:

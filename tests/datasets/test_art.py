@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 from datasets.art import _layer, restyled, restyled_all, zone_of
-from datasets.faces import FACE_HEIGHT, FACE_WIDTH, ILLUSTRATIONS, render_face
-from datasets.other_art import OTHER_ILLUSTRATIONS
+from datasets.cartoon_art import CARTOON_ILLUSTRATIONS
+from datasets.faces import FACE_HEIGHT, FACE_WIDTH, ILLUSTRATIONS, Illustrate, render_face
+from datasets.painted_art import PAINTED_ILLUSTRATIONS
 from scoring.cards import CARD_KINDS
 
 
@@ -48,14 +49,17 @@ def test_restyled_faces_are_seeded_and_differ_from_the_classic_drawing() -> None
     assert not np.array_equal(a[middle], classic[middle])
 
 
+@pytest.mark.parametrize("art", [CARTOON_ILLUSTRATIONS, PAINTED_ILLUSTRATIONS])
 @pytest.mark.parametrize("kind", CARD_KINDS)
-def test_the_held_out_art_stays_in_its_zone_and_is_seeded(kind: str) -> None:
+def test_the_held_out_art_stays_in_its_zone_and_is_seeded(
+    kind: str, art: dict[str, Illustrate]
+) -> None:
     cx, cy = FACE_WIDTH / 2, 0.49 * FACE_HEIGHT
     for seed, s in ((0, 0.26 * FACE_WIDTH * 1.15), (1, 0.26 * FACE_WIDTH * 0.85), (2, 40.0)):
         face = np.full((FACE_HEIGHT, FACE_WIDTH, 3), (66, 197, 244), np.uint8)
         drawn, again = face.copy(), face.copy()
-        OTHER_ILLUSTRATIONS[kind](drawn, cx, cy, s, np.random.default_rng(seed))
-        OTHER_ILLUSTRATIONS[kind](again, cx, cy, s, np.random.default_rng(seed))
+        art[kind](drawn, cx, cy, s, np.random.default_rng(seed))
+        art[kind](again, cx, cy, s, np.random.default_rng(seed))
         assert np.array_equal(drawn, again)
         outside = np.ones(face.shape[:2], bool)
         outside[zone_of(face.shape, cx, cy, s)] = False

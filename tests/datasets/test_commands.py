@@ -176,28 +176,32 @@ def test_the_synth_benchmark_runs(faces_dir: Path) -> None:
 def test_synth_draws_the_held_out_art_on_request(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    out = tmp_path / "other"
-    argv = ["synth", "--out", str(out), "--images", "2", "--size", "320", "--workers", "1"]
-    assert main([*argv, "--art", "other"]) == 0
-    assert "wrote 2 images" in capsys.readouterr().out
-    items = read_split(out, "train") + read_split(out, "val") + read_split(out, "test")
-    assert len(items) == 2
+    for art in ("cartoon", "painted"):
+        out = tmp_path / art
+        argv = ["synth", "--out", str(out), "--images", "2", "--size", "320", "--workers", "1"]
+        assert main([*argv, "--art", art]) == 0
+        assert "wrote 2 images" in capsys.readouterr().out
+        items = read_split(out, "train") + read_split(out, "val") + read_split(out, "test")
+        assert len(items) == 2
 
 
-@pytest.mark.parametrize("art", ["classic", "varied", "other"])
+@pytest.mark.parametrize("art", ["classic", "varied", "cartoon", "painted"])
 def test_each_art_choice_names_its_illustrations(art: str) -> None:
     from datasets.art import restyled_all
+    from datasets.cartoon_art import CARTOON_ILLUSTRATIONS
     from datasets.commands import _face_style
     from datasets.faces import CLASSIC_STYLE, ILLUSTRATIONS
-    from datasets.other_art import OTHER_ILLUSTRATIONS
+    from datasets.painted_art import PAINTED_ILLUSTRATIONS
 
     args = argparse.Namespace(font_file=None, fonts="classic", art=art)
     style = _face_style(args)
     assert set(style.illustrations) == set(CARD_KINDS)
     if art == "classic":
         assert style == CLASSIC_STYLE
-    elif art == "other":
-        assert style.illustrations is OTHER_ILLUSTRATIONS
+    elif art == "cartoon":
+        assert style.illustrations is CARTOON_ILLUSTRATIONS
+    elif art == "painted":
+        assert style.illustrations is PAINTED_ILLUSTRATIONS
     else:
         assert style.per_kind > CLASSIC_STYLE.per_kind
         assert style.illustrations.keys() == restyled_all(ILLUSTRATIONS).keys()

@@ -1,4 +1,4 @@
-"""Card illustrations from a second, independent renderer, held out of all training.
+"""Cartoon card illustrations from a second, independent renderer, held out of all training.
 
 The detector trains on faces whose illustrations `datasets/faces.py` draws. These drawings
 follow the same card-spec.md descriptions, but in another hand: flat cartoon shapes with
@@ -6,7 +6,7 @@ dark outlines, soft shadows and highlights, other proportions and arrangements. 
 never used for training; they exist only to measure how well the detector carries over to
 card art it never saw.
 
-`OTHER_ILLUSTRATIONS[kind](img, cx, cy, s, rng)` has the same signature as the illustration
+`CARTOON_ILLUSTRATIONS[kind](img, cx, cy, s, rng)` has the same signature as the illustration
 drawers in `datasets/faces.py`: it draws into the BGR face `img` in place, centred on
 `(cx, cy)`, scaled by the size unit `s`, inside cx ± 1.5·s by cy ± 1.3·s, with all
 randomness from `rng`.
@@ -475,7 +475,7 @@ def _chopsticks(img: np.ndarray, cx: float, cy: float, s: float, rng: np.random.
         _chopstick(pen, butt, tip, wood, paint)
 
 
-OTHER_ILLUSTRATIONS: dict[str, Drawer] = {
+CARTOON_ILLUSTRATIONS: dict[str, Drawer] = {
     "tempura": _tempura,
     "sashimi": _sashimi,
     "dumpling": _dumpling,
