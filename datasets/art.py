@@ -58,6 +58,57 @@ def restyled_all(illustrations: Mapping[str, Illustrate]) -> dict[str, Illustrat
     return {kind: restyled(draw) for kind, draw in illustrations.items()}
 
 
+def abstract(img: np.ndarray, cx: float, cy: float, s: float, rng: np.random.Generator) -> None:
+    """Shapes that depict nothing: blobs, slabs, bars and strokes, pale, dark or coloured.
+
+    For the card finder, which boxes cards whatever they show: an illustration may hold a
+    white slab or a dark bar as straight as a card's border, and the finder must not take
+    it for the edge of a card lying over this one. The name, colour and icons still say
+    the kind, so the faces keep their labels."""
+    zone = zone_of(img.shape, cx, cy, s)
+    canvas = img[zone].copy()
+    x0, y0 = zone[1].start, zone[0].start
+    for _ in range(int(rng.integers(2, 8))):
+        colour = _any_colour(rng)
+        centre = (cx - x0 + rng.uniform(-1.1, 1.1) * s, cy - y0 + rng.uniform(-0.9, 0.9) * s)
+        size = (rng.uniform(0.15, 1.0) * s, rng.uniform(0.1, 0.7) * s)
+        angle = rng.uniform(-30, 30) if rng.random() < 0.6 else 0.0
+        shape = rng.random()
+        if shape < 0.3:  # a slab or bar, straight-edged like a card's border
+            box = cv2.boxPoints((centre, (2 * size[0], size[1]), angle))
+            cv2.fillPoly(canvas, [np.round(box).astype(np.int32)], colour, cv2.LINE_AA)
+        elif shape < 0.6:
+            axes = (max(1, round(size[0])), max(1, round(size[1])))
+            c = (round(centre[0]), round(centre[1]))
+            cv2.ellipse(canvas, c, axes, angle, 0, 360, colour, -1, cv2.LINE_AA)
+        elif shape < 0.85:  # a blob
+            turns = np.sort(rng.uniform(0, 2 * math.pi, int(rng.integers(5, 10))))
+            reach = rng.uniform(0.4, 1.0, turns.size)
+            points = np.stack(
+                [
+                    centre[0] + np.cos(turns) * reach * size[0],
+                    centre[1] + np.sin(turns) * reach * size[1],
+                ],
+                axis=1,
+            )
+            cv2.fillPoly(canvas, [np.round(points).astype(np.int32)], colour, cv2.LINE_AA)
+        else:  # a stroke
+            end = (centre[0] + rng.uniform(-1, 1) * s, centre[1] + rng.uniform(-0.6, 0.6) * s)
+            width = max(1, round(s * rng.uniform(0.02, 0.12)))
+            p0 = (round(centre[0]), round(centre[1]))
+            cv2.line(canvas, p0, (round(end[0]), round(end[1])), colour, width, cv2.LINE_AA)
+    img[zone] = canvas
+
+
+def _any_colour(rng: np.random.Generator) -> tuple[int, int, int]:
+    pick = rng.random()
+    if pick < 0.35:  # pale: rice, plates, the white of a card's border
+        return tuple(int(v) for v in rng.integers(205, 256, 3))  # type: ignore[return-value]
+    if pick < 0.55:  # dark: nori, boards, ink
+        return tuple(int(v) for v in rng.integers(0, 70, 3))  # type: ignore[return-value]
+    return tuple(int(v) for v in rng.integers(0, 256, 3))  # type: ignore[return-value]
+
+
 def _layer(
     draw: Illustrate,
     shape: tuple[int, ...],

@@ -89,11 +89,12 @@ def register(subparsers: Any) -> None:
     )
     synth.add_argument(
         "--art",
-        choices=("classic", "varied", *HELD_OUT_ART),
+        choices=("classic", "varied", "abstract", *HELD_OUT_ART),
         default="classic",
         help="illustrations of the rendered faces: classic (what the measured held-out sets "
-        "use), varied (classic restyled per face, for training), or cartoon or painted "
-        "(drawn by other hands and never trained on: held-out tests)",
+        "use); for training, varied (classic restyled per face) or abstract (shapes that "
+        "depict nothing); or cartoon or painted (drawn by other hands and never trained "
+        "on: held-out tests)",
     )
     synth.add_argument("--workers", type=_positive, help="processes (default: up to 2 CPU cores)")
     synth.set_defaults(handler=run_synth)
@@ -179,6 +180,10 @@ def _face_style(args: argparse.Namespace) -> FaceStyle:
 
         # Restyling is where the variety is, so such a set draws more faces of each kind.
         return FaceStyle(fonts, restyled_all(ILLUSTRATIONS), per_kind=30)
+    if args.art == "abstract":
+        from datasets.art import abstract
+
+        return FaceStyle(fonts, dict.fromkeys(ILLUSTRATIONS, abstract), per_kind=30)
     if args.art in HELD_OUT_ART:
         return FaceStyle(fonts, held_out_art(args.art))
     return FaceStyle(fonts)

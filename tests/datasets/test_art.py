@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from datasets.art import _layer, restyled, restyled_all, zone_of
+from datasets.art import _layer, abstract, restyled, restyled_all, zone_of
 from datasets.cartoon_art import CARTOON_ILLUSTRATIONS
 from datasets.faces import FACE_HEIGHT, FACE_WIDTH, ILLUSTRATIONS, Illustrate, render_face
 from datasets.painted_art import PAINTED_ILLUSTRATIONS
@@ -64,3 +64,17 @@ def test_the_held_out_art_stays_in_its_zone_and_is_seeded(
         outside = np.ones(face.shape[:2], bool)
         outside[zone_of(face.shape, cx, cy, s)] = False
         assert np.array_equal(drawn[outside], face[outside])
+
+
+def test_abstract_art_stays_in_its_zone_and_is_seeded() -> None:
+    cx, cy, s = FACE_WIDTH / 2, 0.49 * FACE_HEIGHT, 0.26 * FACE_WIDTH
+    face = np.full((FACE_HEIGHT, FACE_WIDTH, 3), (66, 197, 244), np.uint8)
+    drawn, again, other = face.copy(), face.copy(), face.copy()
+    abstract(drawn, cx, cy, s, np.random.default_rng(1))
+    abstract(again, cx, cy, s, np.random.default_rng(1))
+    abstract(other, cx, cy, s, np.random.default_rng(2))
+    assert np.array_equal(drawn, again) and not np.array_equal(drawn, other)
+    outside = np.ones(face.shape[:2], bool)
+    outside[zone_of(face.shape, cx, cy, s)] = False
+    assert np.array_equal(drawn[outside], face[outside])
+    assert not np.array_equal(drawn, face)

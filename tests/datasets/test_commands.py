@@ -185,9 +185,9 @@ def test_synth_draws_the_held_out_art_on_request(
         assert len(items) == 2
 
 
-@pytest.mark.parametrize("art", ["classic", "varied", "cartoon", "painted"])
+@pytest.mark.parametrize("art", ["classic", "varied", "abstract", "cartoon", "painted"])
 def test_each_art_choice_names_its_illustrations(art: str) -> None:
-    from datasets.art import restyled_all
+    from datasets.art import abstract, restyled_all
     from datasets.cartoon_art import CARTOON_ILLUSTRATIONS
     from datasets.commands import _face_style
     from datasets.faces import CLASSIC_STYLE, ILLUSTRATIONS
@@ -202,6 +202,9 @@ def test_each_art_choice_names_its_illustrations(art: str) -> None:
         assert style.illustrations is CARTOON_ILLUSTRATIONS
     elif art == "painted":
         assert style.illustrations is PAINTED_ILLUSTRATIONS
+    elif art == "abstract":
+        assert style.per_kind > CLASSIC_STYLE.per_kind
+        assert all(draw is abstract for draw in style.illustrations.values())
     else:
         assert style.per_kind > CLASSIC_STYLE.per_kind
         assert style.illustrations.keys() == restyled_all(ILLUSTRATIONS).keys()
