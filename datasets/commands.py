@@ -93,8 +93,8 @@ def register(subparsers: Any) -> None:
         default="classic",
         help="illustrations of the rendered faces: classic (what the measured held-out sets "
         "use); for training, varied (classic restyled per face) or abstract (shapes that "
-        "depict nothing); or cartoon, painted or sketch (drawn by other hands and never "
-        "trained on: held-out tests)",
+        "depict nothing); or cartoon, painted, sketch or riso (drawn by other hands and "
+        "never trained on: held-out tests)",
     )
     synth.add_argument("--workers", type=_positive, help="processes (default: up to 2 CPU cores)")
     synth.set_defaults(handler=run_synth)
@@ -191,7 +191,7 @@ def _face_style(args: argparse.Namespace) -> FaceStyle:
 
 # Illustrations written apart from the generator's, each by its own hand, and never used in
 # training: they measure how the detector carries over to art it never saw.
-HELD_OUT_ART = ("cartoon", "painted", "sketch")
+HELD_OUT_ART = ("cartoon", "painted", "sketch", "riso")
 
 
 def held_out_art(name: str) -> Mapping[str, Illustrate]:
@@ -203,9 +203,13 @@ def held_out_art(name: str) -> Mapping[str, Illustrate]:
         from datasets.painted_art import PAINTED_ILLUSTRATIONS
 
         return PAINTED_ILLUSTRATIONS
-    from datasets.sketch_art import SKETCH_ILLUSTRATIONS
+    if name == "sketch":
+        from datasets.sketch_art import SKETCH_ILLUSTRATIONS
 
-    return SKETCH_ILLUSTRATIONS
+        return SKETCH_ILLUSTRATIONS
+    from datasets.riso_art import RISO_ILLUSTRATIONS
+
+    return RISO_ILLUSTRATIONS
 
 
 def _preview(args: argparse.Namespace) -> int:

@@ -10,6 +10,7 @@ from datasets.art import _layer, abstract, restyled, restyled_all, zone_of
 from datasets.cartoon_art import CARTOON_ILLUSTRATIONS
 from datasets.faces import FACE_HEIGHT, FACE_WIDTH, ILLUSTRATIONS, Illustrate, render_face
 from datasets.painted_art import PAINTED_ILLUSTRATIONS
+from datasets.riso_art import RISO_ILLUSTRATIONS
 from datasets.sketch_art import SKETCH_ILLUSTRATIONS
 from scoring.cards import CARD_KINDS
 
@@ -51,7 +52,7 @@ def test_restyled_faces_are_seeded_and_differ_from_the_classic_drawing() -> None
 
 
 @pytest.mark.parametrize(
-    "art", [CARTOON_ILLUSTRATIONS, PAINTED_ILLUSTRATIONS, SKETCH_ILLUSTRATIONS]
+    "art", [CARTOON_ILLUSTRATIONS, PAINTED_ILLUSTRATIONS, SKETCH_ILLUSTRATIONS, RISO_ILLUSTRATIONS]
 )
 @pytest.mark.parametrize("kind", CARD_KINDS)
 def test_the_held_out_art_stays_in_its_zone_and_is_seeded(

@@ -176,7 +176,7 @@ def test_the_synth_benchmark_runs(faces_dir: Path) -> None:
 def test_synth_draws_the_held_out_art_on_request(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    for art in ("cartoon", "painted", "sketch"):
+    for art in ("cartoon", "painted", "sketch", "riso"):
         out = tmp_path / art
         argv = ["synth", "--out", str(out), "--images", "2", "--size", "320", "--workers", "1"]
         assert main([*argv, "--art", art]) == 0
@@ -185,13 +185,16 @@ def test_synth_draws_the_held_out_art_on_request(
         assert len(items) == 2
 
 
-@pytest.mark.parametrize("art", ["classic", "varied", "abstract", "cartoon", "painted", "sketch"])
+@pytest.mark.parametrize(
+    "art", ["classic", "varied", "abstract", "cartoon", "painted", "sketch", "riso"]
+)
 def test_each_art_choice_names_its_illustrations(art: str) -> None:
     from datasets.art import abstract, restyled_all
     from datasets.cartoon_art import CARTOON_ILLUSTRATIONS
     from datasets.commands import _face_style
     from datasets.faces import CLASSIC_STYLE, ILLUSTRATIONS
     from datasets.painted_art import PAINTED_ILLUSTRATIONS
+    from datasets.riso_art import RISO_ILLUSTRATIONS
     from datasets.sketch_art import SKETCH_ILLUSTRATIONS
 
     args = argparse.Namespace(font_file=None, fonts="classic", art=art)
@@ -205,6 +208,8 @@ def test_each_art_choice_names_its_illustrations(art: str) -> None:
         assert style.illustrations is PAINTED_ILLUSTRATIONS
     elif art == "sketch":
         assert style.illustrations is SKETCH_ILLUSTRATIONS
+    elif art == "riso":
+        assert style.illustrations is RISO_ILLUSTRATIONS
     elif art == "abstract":
         assert style.per_kind > CLASSIC_STYLE.per_kind
         assert all(draw is abstract for draw in style.illustrations.values())
