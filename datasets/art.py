@@ -9,20 +9,20 @@ transparent layer and then bends, turns, stretches and recolours it, and gives i
 outline, a shadow, shading, a painted softness or line-art fills, before it goes onto the
 face. Every choice comes from the face's own random stream.
 
-The held-out art (`datasets.cartoon_art`, `datasets.painted_art`) was drawn by other
-hands, apart from this module, and is never used for training: it measures whether this
-variety carries over.
+The held-out arts (`datasets.cartoon_art`, `painted_art`, `sketch_art`, `riso_art`) were
+drawn by other hands, apart from this module, and are never used for training: they
+measure whether this variety carries over.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
 import cv2
 import numpy as np
 
-Illustrate = Callable[[np.ndarray, float, float, float, np.random.Generator], None]
+from datasets.faces import Illustrate
 
 # The illustration's zone around its centre, in size units s (card-spec's middle 62 %,
 # less the centre's own +-5 % jitter): restyling never draws outside it.
@@ -39,10 +39,10 @@ def restyled(draw: Illustrate) -> Illustrate:
         colour, alpha = _layer(draw, img.shape, cx, cy, s, rng)
         colour, alpha = _reshaped(colour, alpha, cx, cy, s, rng)
         colour = _recoloured(colour, alpha, rng)
-        restyled = _composite(img, colour, alpha, s, rng)
+        drawn = _composite(img, colour, alpha, s, rng)
         # Shadows, outlines and bends may reach past the zone; only the zone is drawn.
         zone = zone_of(img.shape, cx, cy, s)
-        img[zone] = restyled[zone]
+        img[zone] = drawn[zone]
 
     return illustrate
 

@@ -20,9 +20,10 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
+from datasets.faces import Illustrate
+
 BGR = tuple[int, int, int]
 RGB = tuple[int, int, int]
-Drawer = Callable[[np.ndarray, float, float, float, np.random.Generator], None]
 
 # Sub-pixel bits for cv2's drawing calls, so curves stay smooth on small faces.
 _SHIFT = 4
@@ -288,7 +289,7 @@ def _roll(pen: _Pen, u: float, v: float, r: float) -> None:
     pen.dot(u - 0.08 * r, v - 0.08 * r, 0.07 * r, pen.tone((255, 190, 150)))
 
 
-def _maki(layout: tuple[tuple[float, float], ...], r: float) -> Drawer:
+def _maki(layout: tuple[tuple[float, float], ...], r: float) -> Illustrate:
     def draw(img: np.ndarray, cx: float, cy: float, s: float, rng: np.random.Generator) -> None:
         pen = _Pen(img, cx, cy, s, rng)
         for u, v in layout:
@@ -475,7 +476,7 @@ def _chopsticks(img: np.ndarray, cx: float, cy: float, s: float, rng: np.random.
         _chopstick(pen, butt, tip, wood, paint)
 
 
-CARTOON_ILLUSTRATIONS: dict[str, Drawer] = {
+CARTOON_ILLUSTRATIONS: dict[str, Illustrate] = {
     "tempura": _tempura,
     "sashimi": _sashimi,
     "dumpling": _dumpling,

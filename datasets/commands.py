@@ -8,6 +8,7 @@ the user's mistakes, which api.cli prints as one line.
 from __future__ import annotations
 
 import argparse
+import importlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -190,26 +191,20 @@ def _face_style(args: argparse.Namespace) -> FaceStyle:
 
 
 # Illustrations written apart from the generator's, each by its own hand, and never used in
-# training: they measure how the detector carries over to art it never saw.
-HELD_OUT_ART = ("cartoon", "painted", "sketch", "riso")
+# training: they measure how the detector carries over to art it never saw. Name -> the
+# module and the drawers it holds (imported only when asked for).
+_HELD_OUT_ART = {
+    "cartoon": ("datasets.cartoon_art", "CARTOON_ILLUSTRATIONS"),
+    "painted": ("datasets.painted_art", "PAINTED_ILLUSTRATIONS"),
+    "sketch": ("datasets.sketch_art", "SKETCH_ILLUSTRATIONS"),
+    "riso": ("datasets.riso_art", "RISO_ILLUSTRATIONS"),
+}
+HELD_OUT_ART = tuple(_HELD_OUT_ART)
 
 
 def held_out_art(name: str) -> Mapping[str, Illustrate]:
-    if name == "cartoon":
-        from datasets.cartoon_art import CARTOON_ILLUSTRATIONS
-
-        return CARTOON_ILLUSTRATIONS
-    if name == "painted":
-        from datasets.painted_art import PAINTED_ILLUSTRATIONS
-
-        return PAINTED_ILLUSTRATIONS
-    if name == "sketch":
-        from datasets.sketch_art import SKETCH_ILLUSTRATIONS
-
-        return SKETCH_ILLUSTRATIONS
-    from datasets.riso_art import RISO_ILLUSTRATIONS
-
-    return RISO_ILLUSTRATIONS
+    module, drawers = _HELD_OUT_ART[name]
+    return getattr(importlib.import_module(module), drawers)
 
 
 def _preview(args: argparse.Namespace) -> int:

@@ -625,8 +625,7 @@ class FacePool:
         return pool
 
     @classmethod
-    def rendered(cls, seed: int, per_kind: int = 6, style: FaceStyle | None = None) -> FacePool:
-        style = style or FaceStyle()
+    def rendered(cls, seed: int, per_kind: int = 6, style: FaceStyle = CLASSIC_STYLE) -> FacePool:
         rng = np.random.default_rng(seed)
         return cls.from_images(
             {

@@ -12,12 +12,12 @@ outside the zone cx ± 1.5·s, cy ± 1.3·s: it paints a float copy of that zone
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 
 import cv2
 import numpy as np
 
-Illustrate = Callable[[np.ndarray, float, float, float, np.random.Generator], None]
+from datasets.faces import Illustrate
+
 RGB = tuple[int, int, int]
 
 

@@ -17,7 +17,8 @@ from collections.abc import Callable, Sequence
 import cv2
 import numpy as np
 
-Illustrate = Callable[[np.ndarray, float, float, float, np.random.Generator], None]
+from datasets.faces import Illustrate
+
 RGB = tuple[int, int, int]
 
 _SHIFT = 4  # fractional bits for cv2's sub-pixel drawing
