@@ -22,7 +22,7 @@ from collections.abc import Mapping
 import cv2
 import numpy as np
 
-from datasets.faces import Illustrate
+from datasets.faces import Illustrate, maki_roll
 
 # The illustration's zone around its centre, in size units s (card-spec's middle 62 %,
 # less the centre's own +-5 % jitter): restyling never draws outside it.
@@ -98,6 +98,41 @@ def abstract(img: np.ndarray, cx: float, cy: float, s: float, rng: np.random.Gen
             p0 = (round(centre[0]), round(centre[1]))
             cv2.line(canvas, p0, (round(end[0]), round(end[1])), colour, width, cv2.LINE_AA)
     img[zone] = canvas
+
+
+def any_rolls(img: np.ndarray, cx: float, cy: float, s: float, rng: np.random.Generator) -> None:
+    """One to three maki rolls in any arrangement: a row, a column, a triangle either way up,
+    a diagonal or a scatter, whatever card the drawing is on.
+
+    For the crop classifier: card-spec fixes the number of maki icons on the banner, not how
+    an artist arranges the rolls below it. A classifier that saw three rolls only as a
+    triangle read another artist's three rolls in a row as the classic maki_2's row. On these
+    faces the drawing's count disagrees with the icons two times in three, so only the icons
+    say which maki card it is."""
+    count = int(rng.integers(1, 4))
+    r = s * rng.uniform(0.45, 0.65) if count == 1 else s * rng.uniform(0.3, 0.48)
+    layout = rng.choice(["row", "column", "triangle", "diagonal", "scatter"])
+    steps = np.arange(count) - (count - 1) / 2
+    if layout == "row":
+        offsets = np.stack([steps, np.zeros(count)], axis=1)
+    elif layout == "column":
+        offsets = np.stack([np.zeros(count), steps], axis=1)
+    elif layout == "diagonal":
+        offsets = np.stack([steps, steps * rng.choice([-1.0, 1.0])], axis=1)
+    elif layout == "triangle" and count == 3:
+        up = rng.choice([-1.0, 1.0])
+        offsets = np.array([[-0.55, 0.3 * up], [0.55, 0.3 * up], [0.0, -0.45 * up]]) * 1.9
+    else:
+        offsets = rng.uniform(-1, 1, (count, 2))
+    centres = offsets * 2.1 * r + rng.uniform(-0.15, 0.15, 2) * s
+    # Every roll whole inside the zone: shrink the arrangement, not the rolls, to fit.
+    radii = r * rng.uniform(0.9, 1.1, count)
+    # The antialiased rim reaches a pixel or two past the radius.
+    room = np.array([ZONE_HALF_WIDTH * s, ZONE_HALF_HEIGHT * s]) - radii.max() - 2
+    reach = np.abs(centres).max(axis=0)
+    centres *= min(1.0, *(room / np.maximum(reach, 1e-6)))
+    for i in rng.permutation(count):  # drawn in any order, so any may lie over another
+        maki_roll(img, cx + centres[i, 0], cy + centres[i, 1], radii[i], rng)
 
 
 def _any_colour(rng: np.random.Generator) -> tuple[int, int, int]:

@@ -90,12 +90,13 @@ def register(subparsers: Any) -> None:
     )
     synth.add_argument(
         "--art",
-        choices=("classic", "varied", "abstract", *HELD_OUT_ART),
+        choices=("classic", "varied", "abstract", "rolls", *HELD_OUT_ART),
         default="classic",
         help="illustrations of the rendered faces: classic (what the measured held-out sets "
-        "use); for training, varied (classic restyled per face) or abstract (shapes that "
-        "depict nothing); or cartoon, painted, sketch or riso (drawn by other hands and "
-        "never trained on: held-out tests)",
+        "use); for training, varied (classic restyled per face), abstract (shapes that "
+        "depict nothing) or rolls (varied, with maki cards showing any number of rolls: only "
+        "the icons tell them apart); or " + ", ".join(HELD_OUT_ART) + " (drawn by other hands "
+        "and never trained on: held-out tests)",
     )
     synth.add_argument("--workers", type=_positive, help="processes (default: up to 2 CPU cores)")
     synth.set_defaults(handler=run_synth)
@@ -181,6 +182,11 @@ def _face_style(args: argparse.Namespace) -> FaceStyle:
 
         # Restyling is where the variety is, so such a set draws more faces of each kind.
         return FaceStyle(fonts, restyled_all(ILLUSTRATIONS), per_kind=30)
+    if args.art == "rolls":
+        from datasets.art import any_rolls, restyled, restyled_all
+
+        miscounted = dict.fromkeys(("maki_1", "maki_2", "maki_3"), restyled(any_rolls))
+        return FaceStyle(fonts, restyled_all(ILLUSTRATIONS) | miscounted, per_kind=30)
     if args.art == "abstract":
         from datasets.art import abstract
 
@@ -198,6 +204,8 @@ _HELD_OUT_ART = {
     "painted": ("datasets.painted_art", "PAINTED_ILLUSTRATIONS"),
     "sketch": ("datasets.sketch_art", "SKETCH_ILLUSTRATIONS"),
     "riso": ("datasets.riso_art", "RISO_ILLUSTRATIONS"),
+    "plain": ("datasets.plain_art", "PLAIN_ILLUSTRATIONS"),
+    "woodblock": ("datasets.woodblock_art", "WOODBLOCK_ILLUSTRATIONS"),
 }
 HELD_OUT_ART = tuple(_HELD_OUT_ART)
 

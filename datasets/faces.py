@@ -209,7 +209,7 @@ def _fit_scalable_text(
 # --- illustrations: each draws into img around centre (cx, cy) with size unit s -------------
 
 
-def _maki_roll(img: np.ndarray, cx: float, cy: float, r: float, rng: np.random.Generator) -> None:
+def maki_roll(img: np.ndarray, cx: float, cy: float, r: float, rng: np.random.Generator) -> None:
     c = (int(cx), int(cy))
     cv2.circle(img, c, int(r), _jitter((30, 45, 25), rng, 8), -1, cv2.LINE_AA)
     cv2.circle(img, c, int(r * 0.74), _jitter((245, 245, 242), rng, 6), -1, cv2.LINE_AA)
@@ -344,7 +344,7 @@ def _draw_maki(n: int) -> Callable[..., None]:
         }[n]
         r = s * (0.62 if n == 1 else 0.45)
         for dx, dy in offsets:
-            _maki_roll(img, cx + dx * s * 1.05, cy + dy * s * 1.05, r, rng)
+            maki_roll(img, cx + dx * s * 1.05, cy + dy * s * 1.05, r, rng)
 
     return draw
 
@@ -544,7 +544,7 @@ def render_face(
         icon_r = 0.06 * w  # each icon about 12 % of the card's width
         for i in range(icons):
             icx = border + 0.03 * w + icon_r + i * icon_r * 2.15
-            _maki_roll(img, icx, (border + banner_bottom) / 2, icon_r, rng)
+            maki_roll(img, icx, (border + banner_bottom) / 2, icon_r, rng)
         text_x0 = round(border + 0.03 * w + icons * icon_r * 2.15 + 0.02 * w)
     _fit_text(
         img,

@@ -6,12 +6,9 @@ import cv2
 import numpy as np
 import pytest
 
-from datasets.art import _layer, abstract, restyled, restyled_all, zone_of
-from datasets.cartoon_art import CARTOON_ILLUSTRATIONS
-from datasets.faces import FACE_HEIGHT, FACE_WIDTH, ILLUSTRATIONS, Illustrate, render_face
-from datasets.painted_art import PAINTED_ILLUSTRATIONS
-from datasets.riso_art import RISO_ILLUSTRATIONS
-from datasets.sketch_art import SKETCH_ILLUSTRATIONS
+from datasets.art import _layer, abstract, any_rolls, restyled, restyled_all, zone_of
+from datasets.commands import HELD_OUT_ART, held_out_art
+from datasets.faces import FACE_HEIGHT, FACE_WIDTH, ILLUSTRATIONS, render_face
 from scoring.cards import CARD_KINDS
 
 
@@ -51,23 +48,23 @@ def test_restyled_faces_are_seeded_and_differ_from_the_classic_drawing() -> None
     assert not np.array_equal(a[middle], classic[middle])
 
 
-@pytest.mark.parametrize(
-    "art", [CARTOON_ILLUSTRATIONS, PAINTED_ILLUSTRATIONS, SKETCH_ILLUSTRATIONS, RISO_ILLUSTRATIONS]
-)
+@pytest.mark.parametrize("name", HELD_OUT_ART)
 @pytest.mark.parametrize("kind", CARD_KINDS)
-def test_the_held_out_art_stays_in_its_zone_and_is_seeded(
-    kind: str, art: dict[str, Illustrate]
-) -> None:
+def test_the_held_out_art_draws_in_its_zone_and_is_seeded(kind: str, name: str) -> None:
+    draw = held_out_art(name)[kind]
     cx, cy = FACE_WIDTH / 2, 0.49 * FACE_HEIGHT
     for seed, s in ((0, 0.26 * FACE_WIDTH * 1.15), (1, 0.26 * FACE_WIDTH * 0.85), (2, 40.0)):
         face = np.full((FACE_HEIGHT, FACE_WIDTH, 3), (66, 197, 244), np.uint8)
-        drawn, again = face.copy(), face.copy()
-        art[kind](drawn, cx, cy, s, np.random.default_rng(seed))
-        art[kind](again, cx, cy, s, np.random.default_rng(seed))
-        assert np.array_equal(drawn, again)
+        drawn, again, other = face.copy(), face.copy(), face.copy()
+        draw(drawn, cx, cy, s, np.random.default_rng(seed))
+        draw(again, cx, cy, s, np.random.default_rng(seed))
+        draw(other, cx, cy, s, np.random.default_rng(seed + 100))
+        assert np.array_equal(drawn, again) and not np.array_equal(drawn, other)
+        zone = zone_of(face.shape, cx, cy, s)
         outside = np.ones(face.shape[:2], bool)
-        outside[zone_of(face.shape, cx, cy, s)] = False
+        outside[zone] = False
         assert np.array_equal(drawn[outside], face[outside])
+        assert (drawn[zone] != face[zone]).any(axis=-1).mean() > 0.03
 
 
 def test_abstract_art_stays_in_its_zone_and_is_seeded() -> None:
@@ -82,3 +79,23 @@ def test_abstract_art_stays_in_its_zone_and_is_seeded() -> None:
     outside[zone_of(face.shape, cx, cy, s)] = False
     assert np.array_equal(drawn[outside], face[outside])
     assert not np.array_equal(drawn, face)
+
+
+def test_any_rolls_draws_one_to_three_whole_rolls_inside_the_zone() -> None:
+    cx, cy = FACE_WIDTH / 2, 0.49 * FACE_HEIGHT
+    counts = set()
+    for seed in range(60):
+        s = (0.26 * FACE_WIDTH * 1.15, 40.0)[seed % 2]
+        face = np.full((FACE_HEIGHT, FACE_WIDTH, 3), (128, 128, 128), np.uint8)
+        drawn, again = face.copy(), face.copy()
+        any_rolls(drawn, cx, cy, s, np.random.default_rng(seed))
+        any_rolls(again, cx, cy, s, np.random.default_rng(seed))
+        assert np.array_equal(drawn, again)
+        outside = np.ones(face.shape[:2], bool)
+        outside[zone_of(face.shape, cx, cy, s)] = False
+        assert np.array_equal(drawn[outside], face[outside])
+        # Each roll has one red-orange centre; a roll laid over another may hide its centre.
+        b, g, r = (drawn[..., i].astype(int) for i in range(3))
+        centres = ((b < 70) & (g > 70) & (g < 110) & (r > 200)).astype(np.uint8)
+        counts.add(cv2.connectedComponents(centres)[0] - 1)
+    assert {1, 2, 3} <= counts <= {0, 1, 2, 3}
