@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from api.cli import main
+from datasets.commands import HELD_OUT_ART, held_out_art
 from datasets.faces import render_face
 from datasets.yolo_format import read_split
 from scoring.cards import CARD_KINDS
@@ -176,7 +177,7 @@ def test_the_synth_benchmark_runs(faces_dir: Path) -> None:
 def test_synth_draws_the_held_out_art_on_request(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    for art in ("cartoon", "painted", "sketch", "riso"):
+    for art in HELD_OUT_ART:
         out = tmp_path / art
         argv = ["synth", "--out", str(out), "--images", "2", "--size", "320", "--workers", "1"]
         assert main([*argv, "--art", art]) == 0
@@ -185,31 +186,19 @@ def test_synth_draws_the_held_out_art_on_request(
         assert len(items) == 2
 
 
-@pytest.mark.parametrize(
-    "art", ["classic", "varied", "abstract", "cartoon", "painted", "sketch", "riso"]
-)
+@pytest.mark.parametrize("art", ["classic", "varied", "abstract", "rolls", *HELD_OUT_ART])
 def test_each_art_choice_names_its_illustrations(art: str) -> None:
     from datasets.art import abstract, restyled_all
-    from datasets.cartoon_art import CARTOON_ILLUSTRATIONS
     from datasets.commands import _face_style
     from datasets.faces import CLASSIC_STYLE, ILLUSTRATIONS
-    from datasets.painted_art import PAINTED_ILLUSTRATIONS
-    from datasets.riso_art import RISO_ILLUSTRATIONS
-    from datasets.sketch_art import SKETCH_ILLUSTRATIONS
 
     args = argparse.Namespace(font_file=None, fonts="classic", art=art)
     style = _face_style(args)
     assert set(style.illustrations) == set(CARD_KINDS)
     if art == "classic":
         assert style == CLASSIC_STYLE
-    elif art == "cartoon":
-        assert style.illustrations is CARTOON_ILLUSTRATIONS
-    elif art == "painted":
-        assert style.illustrations is PAINTED_ILLUSTRATIONS
-    elif art == "sketch":
-        assert style.illustrations is SKETCH_ILLUSTRATIONS
-    elif art == "riso":
-        assert style.illustrations is RISO_ILLUSTRATIONS
+    elif art in HELD_OUT_ART:
+        assert style.illustrations is held_out_art(art)
     elif art == "abstract":
         assert style.per_kind > CLASSIC_STYLE.per_kind
         assert all(draw is abstract for draw in style.illustrations.values())
@@ -217,3 +206,6 @@ def test_each_art_choice_names_its_illustrations(art: str) -> None:
         assert style.per_kind > CLASSIC_STYLE.per_kind
         assert style.illustrations.keys() == restyled_all(ILLUSTRATIONS).keys()
         assert all(draw is not ILLUSTRATIONS[k] for k, draw in style.illustrations.items())
+        maki = {style.illustrations[k] for k in ("maki_1", "maki_2", "maki_3")}
+        # Rolls: one drawer for every maki card, so the drawing cannot tell them apart.
+        assert len(maki) == (1 if art == "rolls" else 3)
