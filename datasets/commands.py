@@ -184,8 +184,9 @@ def _face_style(args: argparse.Namespace) -> FaceStyle:
         return FaceStyle(fonts, restyled_all(ILLUSTRATIONS), per_kind=30)
     if args.art == "rolls":
         from datasets.art import any_rolls, restyled, restyled_all
+        from datasets.faces import MAKI_ICONS
 
-        miscounted = dict.fromkeys(("maki_1", "maki_2", "maki_3"), restyled(any_rolls))
+        miscounted = dict.fromkeys(MAKI_ICONS, restyled(any_rolls))
         return FaceStyle(fonts, restyled_all(ILLUSTRATIONS) | miscounted, per_kind=30)
     if args.art == "abstract":
         from datasets.art import abstract

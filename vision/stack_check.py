@@ -29,7 +29,8 @@ ON_WASABI = 1  # class index; 0 = a plain nigiri
 # there its doubtful "on a wasabi" was mostly another nigiri's banner above the nigiri. On
 # the tuning sets of the seventh session (3,100 photos: other arts, lettering, seeds 3000
 # and 6000) exact tallies were 3,055 at 0.5, 3,060 at 0.75, 3,063 at 0.85, 3,062 at 0.9 and
-# 3,063 at 0.95, with no set worse than at 0.5 (vision/README.md, "Accuracy").
+# 3,063 at 0.95, with no set worse than at 0.5 (vision/README.md, "Maki drawn with any
+# number of rolls").
 MIN_PROBABILITY = 0.85
 
 

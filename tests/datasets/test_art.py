@@ -12,6 +12,13 @@ from datasets.faces import FACE_HEIGHT, FACE_WIDTH, ILLUSTRATIONS, render_face
 from scoring.cards import CARD_KINDS
 
 
+def _outside(shape: tuple[int, ...], cx: float, cy: float, s: float) -> np.ndarray:
+    """The pixels an illustration centred at (cx, cy) with size unit s must leave alone."""
+    outside = np.ones(shape[:2], bool)
+    outside[zone_of(shape, cx, cy, s)] = False
+    return outside
+
+
 def _disc(img: np.ndarray, cx: float, cy: float, s: float, rng: np.random.Generator) -> None:
     cv2.circle(img, (int(cx), int(cy)), int(s * 0.5), (10, 200, 30), -1, cv2.LINE_AA)
 
@@ -32,8 +39,7 @@ def test_a_restyled_illustration_stays_in_its_zone(kind: str) -> None:
         drawn = face.copy()
         restyled(ILLUSTRATIONS[kind])(drawn, cx, cy, s, np.random.default_rng(seed))
         zone = zone_of(face.shape, cx, cy, s)
-        outside = np.ones(face.shape[:2], bool)
-        outside[zone] = False
+        outside = _outside(face.shape, cx, cy, s)
         assert np.array_equal(drawn[outside], face[outside])
         assert (np.abs(drawn[zone].astype(int) - face[zone]).sum(axis=2) > 60).mean() > 0.02
 
@@ -61,8 +67,7 @@ def test_the_held_out_art_draws_in_its_zone_and_is_seeded(kind: str, name: str) 
         draw(other, cx, cy, s, np.random.default_rng(seed + 100))
         assert np.array_equal(drawn, again) and not np.array_equal(drawn, other)
         zone = zone_of(face.shape, cx, cy, s)
-        outside = np.ones(face.shape[:2], bool)
-        outside[zone] = False
+        outside = _outside(face.shape, cx, cy, s)
         assert np.array_equal(drawn[outside], face[outside])
         assert (drawn[zone] != face[zone]).any(axis=-1).mean() > 0.03
 
@@ -75,8 +80,7 @@ def test_abstract_art_stays_in_its_zone_and_is_seeded() -> None:
     abstract(again, cx, cy, s, np.random.default_rng(1))
     abstract(other, cx, cy, s, np.random.default_rng(2))
     assert np.array_equal(drawn, again) and not np.array_equal(drawn, other)
-    outside = np.ones(face.shape[:2], bool)
-    outside[zone_of(face.shape, cx, cy, s)] = False
+    outside = _outside(face.shape, cx, cy, s)
     assert np.array_equal(drawn[outside], face[outside])
     assert not np.array_equal(drawn, face)
 
@@ -91,8 +95,7 @@ def test_any_rolls_draws_one_to_three_whole_rolls_inside_the_zone() -> None:
         any_rolls(drawn, cx, cy, s, np.random.default_rng(seed))
         any_rolls(again, cx, cy, s, np.random.default_rng(seed))
         assert np.array_equal(drawn, again)
-        outside = np.ones(face.shape[:2], bool)
-        outside[zone_of(face.shape, cx, cy, s)] = False
+        outside = _outside(face.shape, cx, cy, s)
         assert np.array_equal(drawn[outside], face[outside])
         # Each roll has one red-orange centre; a roll laid over another may hide its centre.
         b, g, r = (drawn[..., i].astype(int) for i in range(3))

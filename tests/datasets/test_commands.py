@@ -190,7 +190,7 @@ def test_synth_draws_the_held_out_art_on_request(
 def test_each_art_choice_names_its_illustrations(art: str) -> None:
     from datasets.art import abstract, restyled_all
     from datasets.commands import _face_style
-    from datasets.faces import CLASSIC_STYLE, ILLUSTRATIONS
+    from datasets.faces import CLASSIC_STYLE, ILLUSTRATIONS, MAKI_ICONS
 
     args = argparse.Namespace(font_file=None, fonts="classic", art=art)
     style = _face_style(args)
@@ -206,6 +206,6 @@ def test_each_art_choice_names_its_illustrations(art: str) -> None:
         assert style.per_kind > CLASSIC_STYLE.per_kind
         assert style.illustrations.keys() == restyled_all(ILLUSTRATIONS).keys()
         assert all(draw is not ILLUSTRATIONS[k] for k, draw in style.illustrations.items())
-        maki = {style.illustrations[k] for k in ("maki_1", "maki_2", "maki_3")}
+        maki = {style.illustrations[k] for k in MAKI_ICONS}
         # Rolls: one drawer for every maki card, so the drawing cannot tell them apart.
         assert len(maki) == (1 if art == "rolls" else 3)
