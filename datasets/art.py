@@ -9,15 +9,16 @@ transparent layer and then bends, turns, stretches and recolours it, and gives i
 outline, a shadow, shading, a painted softness or line-art fills, before it goes onto the
 face. Every choice comes from the face's own random stream.
 
-The held-out arts (`datasets.cartoon_art`, `painted_art`, `sketch_art`, `riso_art`) were
-drawn by other hands, apart from this module, and are never used for training: they
-measure whether this variety carries over.
+The other hands' arts (`datasets/*_art.py`) were drawn apart from this module. Those still
+held out (`datasets.commands.HELD_OUT_ART`) are never used for training: they measure
+whether this variety carries over. The rest are training art, drawn as they are or
+restyled here (`any_of`, `sushigo synth --art hands`).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import cv2
 import numpy as np
@@ -56,6 +57,17 @@ def zone_of(shape: tuple[int, ...], cx: float, cy: float, s: float) -> tuple[sli
 
 def restyled_all(illustrations: Mapping[str, Illustrate]) -> dict[str, Illustrate]:
     return {kind: restyled(draw) for kind, draw in illustrations.items()}
+
+
+def any_of(drawers: Sequence[Illustrate]) -> Illustrate:
+    """One of `drawers` on each call, picked by the face's own random stream."""
+
+    def illustrate(
+        img: np.ndarray, cx: float, cy: float, s: float, rng: np.random.Generator
+    ) -> None:
+        drawers[int(rng.integers(len(drawers)))](img, cx, cy, s, rng)
+
+    return illustrate
 
 
 def abstract(img: np.ndarray, cx: float, cy: float, s: float, rng: np.random.Generator) -> None:

@@ -6,9 +6,9 @@ import cv2
 import numpy as np
 import pytest
 
-from datasets.art import _layer, abstract, any_rolls, restyled, restyled_all, zone_of
-from datasets.commands import HELD_OUT_ART, held_out_art
-from datasets.faces import FACE_HEIGHT, FACE_WIDTH, ILLUSTRATIONS, render_face
+from datasets.art import _layer, abstract, any_of, any_rolls, restyled, restyled_all, zone_of
+from datasets.commands import HAND_DRAWN_ART, hand_drawn_art
+from datasets.faces import FACE_HEIGHT, FACE_WIDTH, ILLUSTRATIONS, Illustrate, render_face
 from scoring.cards import CARD_KINDS
 
 
@@ -54,10 +54,10 @@ def test_restyled_faces_are_seeded_and_differ_from_the_classic_drawing() -> None
     assert not np.array_equal(a[middle], classic[middle])
 
 
-@pytest.mark.parametrize("name", HELD_OUT_ART)
+@pytest.mark.parametrize("name", HAND_DRAWN_ART)
 @pytest.mark.parametrize("kind", CARD_KINDS)
-def test_the_held_out_art_draws_in_its_zone_and_is_seeded(kind: str, name: str) -> None:
-    draw = held_out_art(name)[kind]
+def test_each_hand_drawn_art_draws_in_its_zone_and_is_seeded(kind: str, name: str) -> None:
+    draw = hand_drawn_art(name)[kind]
     cx, cy = FACE_WIDTH / 2, 0.49 * FACE_HEIGHT
     for seed, s in ((0, 0.26 * FACE_WIDTH * 1.15), (1, 0.26 * FACE_WIDTH * 0.85), (2, 40.0)):
         face = np.full((FACE_HEIGHT, FACE_WIDTH, 3), (66, 197, 244), np.uint8)
@@ -102,3 +102,21 @@ def test_any_rolls_draws_one_to_three_whole_rolls_inside_the_zone() -> None:
         centres = ((b < 70) & (g > 70) & (g < 110) & (r > 200)).astype(np.uint8)
         counts.add(cv2.connectedComponents(centres)[0] - 1)
     assert {1, 2, 3} <= counts <= {0, 1, 2, 3}
+
+
+def test_any_of_draws_one_of_its_drawers_picked_by_the_face_s_stream() -> None:
+    def fill(value: int) -> Illustrate:
+        def draw(img: np.ndarray, cx: float, cy: float, s: float, rng: np.random.Generator) -> None:
+            img[int(cy), int(cx)] = value + int(rng.integers(2))
+
+        return draw
+
+    mixed = any_of([fill(10), fill(100)])
+    seen = set()
+    for seed in range(20):
+        img, again = np.zeros((5, 5, 3), np.uint8), np.zeros((5, 5, 3), np.uint8)
+        mixed(img, 2, 2, 1, np.random.default_rng(seed))
+        mixed(again, 2, 2, 1, np.random.default_rng(seed))
+        assert np.array_equal(img, again)
+        seen.add(int(img[2, 2, 0]) // 100)
+    assert seen == {0, 1}

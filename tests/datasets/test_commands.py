@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
 from pathlib import Path
 
 import cv2
@@ -10,8 +11,8 @@ import numpy as np
 import pytest
 
 from api.cli import main
-from datasets.commands import HELD_OUT_ART, held_out_art
-from datasets.faces import render_face
+from datasets.commands import HAND_DRAWN_ART, HELD_OUT_ART, TRAINED_HAND_ART, hand_drawn_art
+from datasets.faces import Illustrate, render_face
 from datasets.yolo_format import read_split
 from scoring.cards import CARD_KINDS
 from tests.datasets.test_scans import photo_of_card, read_png
@@ -174,10 +175,10 @@ def test_the_synth_benchmark_runs(faces_dir: Path) -> None:
     assert result["images"] == 3 and result["steady_per_s"] > 0
 
 
-def test_synth_draws_the_held_out_art_on_request(
+def test_synth_draws_each_hand_drawn_art_on_request(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    for art in HELD_OUT_ART:
+    for art in (*HAND_DRAWN_ART, "hands"):
         out = tmp_path / art
         argv = ["synth", "--out", str(out), "--images", "2", "--size", "320", "--workers", "1"]
         assert main([*argv, "--art", art]) == 0
@@ -186,7 +187,7 @@ def test_synth_draws_the_held_out_art_on_request(
         assert len(items) == 2
 
 
-@pytest.mark.parametrize("art", ["classic", "varied", "abstract", "rolls", *HELD_OUT_ART])
+@pytest.mark.parametrize("art", ["classic", "varied", "abstract", "rolls", *HAND_DRAWN_ART])
 def test_each_art_choice_names_its_illustrations(art: str) -> None:
     from datasets.art import abstract, restyled_all
     from datasets.commands import _face_style
@@ -197,8 +198,8 @@ def test_each_art_choice_names_its_illustrations(art: str) -> None:
     assert set(style.illustrations) == set(CARD_KINDS)
     if art == "classic":
         assert style == CLASSIC_STYLE
-    elif art in HELD_OUT_ART:
-        assert style.illustrations is held_out_art(art)
+    elif art in HAND_DRAWN_ART:
+        assert style.illustrations is hand_drawn_art(art)
     elif art == "abstract":
         assert style.per_kind > CLASSIC_STYLE.per_kind
         assert all(draw is abstract for draw in style.illustrations.values())
@@ -209,3 +210,22 @@ def test_each_art_choice_names_its_illustrations(art: str) -> None:
         maki = {style.illustrations[k] for k in MAKI_ICONS}
         # Rolls: one drawer for every maki card, so the drawing cannot tell them apart.
         assert len(maki) == (1 if art == "rolls" else 3)
+
+
+def test_hands_trains_on_the_trained_arts_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    import datasets.commands as commands
+
+    asked: list[str] = []
+
+    def recorded(name: str) -> Mapping[str, Illustrate]:
+        asked.append(name)
+        return hand_drawn_art(name)
+
+    monkeypatch.setattr(commands, "hand_drawn_art", recorded)
+    style = commands._face_style(argparse.Namespace(font_file=None, fonts="classic", art="hands"))
+    assert tuple(asked) == TRAINED_HAND_ART
+    assert set(style.illustrations) == set(CARD_KINDS)
+    assert style.per_kind > 30
+    # Something stays held out, and nothing is both.
+    assert HELD_OUT_ART and not set(HELD_OUT_ART) & set(TRAINED_HAND_ART)
+    assert set(HELD_OUT_ART) | set(TRAINED_HAND_ART) == set(HAND_DRAWN_ART)
