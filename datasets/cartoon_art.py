@@ -1,10 +1,11 @@
-"""Cartoon card illustrations from a second, independent renderer, held out of all training.
+"""Cartoon card illustrations from a second, independent renderer.
 
 The detector trains on faces whose illustrations `datasets/faces.py` draws. These drawings
-follow the same card-spec.md descriptions, but in another hand: flat cartoon shapes with
-dark outlines, soft shadows and highlights, other proportions and arrangements. They are
-never used for training; they exist only to measure how well the detector carries over to
-card art it never saw.
+follow the same card-spec.md descriptions, but in another hand: flat cartoon shapes with dark
+outlines, soft shadows and highlights, other proportions and arrangements. They measured how
+well the detector carries over to card art it never saw, and were held out of training for
+seven sessions; since the eighth they are training art (`--art hands`,
+`datasets.commands.TRAINED_HAND_ART`).
 
 `CARTOON_ILLUSTRATIONS[kind](img, cx, cy, s, rng)` has the same signature as the illustration
 drawers in `datasets/faces.py`: it draws into the BGR face `img` in place, centred on

@@ -1,7 +1,8 @@
 """Painted illustrations: a third renderer's card art ("painted"), drawn from card-spec.md alone.
 
-These drawers are held out of all training: they exist only to measure how well the detector
-carries over to card art it never saw. They paint like an illustrator rather than a cartoonist:
+These drawers measured how well the detector carries over to card art it never saw, and were
+held out of training for seven sessions; since the eighth they are training art (`--art hands`,
+`datasets.commands.TRAINED_HAND_ART`). They paint like an illustrator rather than a cartoonist:
 no outlines, forms built from soft light and shade, muted natural colours, a little brush
 texture, three-quarter views, and small props where the spec allows (plate, dish, cup).
 

@@ -1,8 +1,9 @@
-"""Plain clip-art card illustrations for a held-out renderer.
+"""Plain clip-art card illustrations from another renderer.
 
-These drawings were written independently of the training renderers' art, from the card
-table alone, so that a detector can be measured on cards whose illustrations it has never
-seen. They are a test set's art only and must never be used for training.
+These drawings were written independently of the training renderers' art, from the card table
+alone, so that a detector could be measured on cards whose illustrations it had never seen.
+They were held out of training for seven sessions; since the eighth they are training art (`--art
+hands`, `datasets.commands.TRAINED_HAND_ART`).
 
 The style is deliberately plain vector clip-art: solid antialiased polygons and ellipses, thin
 outlines and simple highlight shapes, no texture and no blur.

@@ -1,7 +1,8 @@
 """A fifth renderer's card illustrations ("riso"), drawn like a two- or three-colour risograph.
 
-Held out of all training: these drawings exist only to measure how well the detector carries
-over to card art it never saw. They follow card-spec.md's written description of each
+These drawings measured how well the detector carries over to card art it never saw, and were
+held out of training for seven sessions; since the eighth they are training art (`--art hands`,
+`datasets.commands.TRAINED_HAND_ART`). They follow card-spec.md's written description of each
 illustration, drawn independently of the project's other renderers.
 
 Each shape is printed as a flat spot ink from a small palette. Every ink has its own drum, so

@@ -4,9 +4,10 @@ Drawn independently from card-spec.md's written description, the way another art
 draw it: loose, wobbly ink lines that overshoot or stop short, hatching for shade, over
 translucent washes that drift off the ink, with soft edges and paper showing through.
 
-These illustrations are held out of all training. They exist only to measure how well the
-detector carries over to card art it never saw. Each drawer has the `render_face`
-illustration signature and touches only the zone cx ± 1.5·s by cy ± 1.3·s.
+These illustrations measured how well the detector carries over to card art it never saw, and
+were held out of training for seven sessions; since the eighth they are training art (`--art
+hands`, `datasets.commands.TRAINED_HAND_ART`). Each drawer has the `render_face` illustration
+signature and touches only the zone cx ± 1.5·s by cy ± 1.3·s.
 """
 
 from __future__ import annotations

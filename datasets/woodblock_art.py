@@ -1,8 +1,9 @@
 """Card illustrations in the manner of a Japanese woodblock print (ukiyo-e).
 
-This is a held-out renderer's art: it was drawn independently of every other illustration
-set in this package, so that a detector trained on those can be measured on cards it has never
-seen the like of. It is never used for training.
+This is another renderer's art: it was drawn independently of every other illustration set in
+this package, so that a detector trained on those could be measured on cards it had never seen
+the like of. It was held out of training for seven sessions; since the eighth it is training
+art (`--art hands`, `datasets.commands.TRAINED_HAND_ART`).
 
 The look is built as a print is: flat colour blocks, each laid down slightly out of register,
 with bokashi (a colour fading toward the paper within its shape) and wood-grain streaks, and
