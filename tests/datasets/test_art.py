@@ -72,6 +72,22 @@ def test_each_hand_drawn_art_draws_in_its_zone_and_is_seeded(kind: str, name: st
         assert (drawn[zone] != face[zone]).any(axis=-1).mean() > 0.03
 
 
+def test_hands_art_draws_every_kind_in_its_zone() -> None:
+    import argparse
+
+    from datasets.commands import _face_style
+
+    style = _face_style(argparse.Namespace(font_file=None, fonts="classic", art="hands"))
+    cx, cy, s = FACE_WIDTH / 2, FACE_HEIGHT / 2, 0.26 * FACE_WIDTH
+    for i, kind in enumerate(CARD_KINDS):
+        face = np.full((FACE_HEIGHT, FACE_WIDTH, 3), (66, 197, 244), np.uint8)
+        drawn = face.copy()
+        style.illustrations[kind](drawn, cx, cy, s, np.random.default_rng(i))
+        zone, outside = zone_of(face.shape, cx, cy, s), _outside(face.shape, cx, cy, s)
+        assert np.array_equal(drawn[outside], face[outside])
+        assert (drawn[zone] != face[zone]).any(axis=-1).mean() > 0.03
+
+
 def test_abstract_art_stays_in_its_zone_and_is_seeded() -> None:
     cx, cy, s = FACE_WIDTH / 2, 0.49 * FACE_HEIGHT, 0.26 * FACE_WIDTH
     face = np.full((FACE_HEIGHT, FACE_WIDTH, 3), (66, 197, 244), np.uint8)
