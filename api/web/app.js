@@ -124,6 +124,7 @@ const app = {
   busy: 0,
   loading: 0, // loads in flight
   uploading: false,
+  polling: false, // a poll in flight: the next tick skips rather than overlap it
   drawMode: false,
   drawing: null,
   showShare: false,
@@ -275,7 +276,16 @@ function setOffline(offline) {
 // the connection comes back. Never while this phone is in the middle of something.
 async function poll() {
   if (!app.game || document.hidden || app.busy || app.loading || app.uploading) return;
-  if (sheet.open || app.drawing) return;
+  if (sheet.open || app.drawing || app.polling) return;
+  app.polling = true;
+  try {
+    await lookAgain();
+  } finally {
+    app.polling = false;
+  }
+}
+
+async function lookAgain() {
   const generation = app.generation;
   let state;
   try {
@@ -1733,7 +1743,7 @@ function confirmBar(c) {
 
 // For tests and the curious: whether the page has nothing in flight.
 window.sushigo = {
-  idle: () => app.busy === 0 && !app.loading && !app.uploading,
+  idle: () => app.busy === 0 && !app.loading && !app.uploading && !app.polling,
 };
 
 takeTokenFromLink();

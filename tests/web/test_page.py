@@ -488,8 +488,9 @@ def test_a_quiet_game_is_polled_with_one_empty_answer(server: Server, browser: A
     seen: list[tuple[str, int]] = []
     page.on("response", lambda r: seen.append((r.url.split("/api/v1/")[-1], r.status)))
     for _ in range(2):
-        page.clock.run_for(5_100)
-        page.wait_for_function("() => true")
+        # Wait for the poll's answer itself: idle() alone returned before it under load.
+        with page.expect_response(lambda r: "/api/v1/games/" in r.url):
+            page.clock.run_for(5_100)
         idle(page)
     polls = [(url, status) for url, status in seen if "games/" in url]
     assert polls and all(status == 304 for _, status in polls), polls
