@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from scoring.cards import DECK, HAND_SIZE, NIGIRI, STACKS, TALLY_KEYS
 from vision.detections import Detections
 from vision.labels import label_id
-from vision.reading import Reading, read_tally, same_card, stack_fit
+from vision.reading import Reading, read_tally, same_card, stack_fit, top_fragment
 
 CARD_W, CARD_H = 63.0, 88.0
 PX = 3.0  # label-map pixels per card unit
@@ -385,6 +385,61 @@ def test_same_card_needs_matching_edges_not_only_overlap() -> None:
     assert same_card(whole, np.array([2, -3, 64, 90], float))
     # The next card of a column, its box stretched by slivers: IoU 0.67, tops 20 % apart.
     assert not same_card(whole, np.array([0, 17.6, 63, 105.6]))
+
+
+def test_the_top_of_a_card_boxed_as_a_card_of_its_own_counts_once() -> None:
+    """The finder boxed the top 30-45 % of a card again (held-out glossy, painted and
+    cartoon art: an edge in the illustration read as the top of the next card in a
+    column), more confidently than the whole card; the classifier read both alike."""
+    reading = read_tally(
+        boxes(
+            ("dumpling", [1151, 136, 1268, 290], 0.47),
+            ("dumpling", [1152, 136, 1267, 183], 0.78),
+            ("tempura", [1300, 136, 1417, 290], 0.9),
+        )
+    )
+    assert nonzero(reading) == {"dumpling": 1, "tempura": 1}
+    assert reading.cards == 2
+
+
+def test_a_covered_cards_strip_is_no_fragment_of_the_card_over_it() -> None:
+    whole = np.array([0, 26.4, 63, 114.4])  # the next card of a column, 30 % down
+    assert not top_fragment(np.array([0, 0, 63, 26.4]), whole)
+    assert top_fragment(np.array([1, 27, 62, 60]), whole)
+    assert not top_fragment(np.array([1, 27, 30, 60]), whole)  # half its width: no strip
+    assert not top_fragment(whole, np.array([0, 26.4, 63, 60]))  # the whole card: the outer
+
+
+def test_a_stack_box_takes_the_wasabi_touching_it_however_big_its_box() -> None:
+    """Seed-3000 photo 42 (40 degrees of tilt): the stack check read the squid as on a
+    wasabi, but the turned wasabi strip's box, half a card, fitted no stack geometry and
+    counted as a second wasabi. A plain nigiri touching such a box stays plain."""
+    cards = (
+        ("tempura", [437, 570, 716, 830], 0.92),
+        ("dumpling", [288, 765, 550, 976], 0.88),
+        ("wasabi", [670, 508, 811, 752], 0.83),
+        ("pudding", [102, 847, 351, 1034], 0.86),
+    )
+    stacked = read_tally(boxes(("squid_on_wasabi", [728, 429, 998, 726], 0.9), *cards))
+    assert nonzero(stacked) == {"tempura": 1, "dumpling": 1, "squid_on_wasabi": 1, "pudding": 1}
+    assert stacked.cards == 5
+    plain = read_tally(boxes(("squid", [728, 429, 998, 726], 0.9), *cards))
+    assert nonzero(plain) == {"tempura": 1, "dumpling": 1, "squid": 1, "wasabi": 1, "pudding": 1}
+
+
+def test_a_whole_wasabi_beside_a_stack_is_not_its_strip() -> None:
+    """Seed-3000 photo 275: a whole wasabi card touches the stack's box at a corner; the
+    stack's own strip, which fits no stack geometry either, lies mostly under it."""
+    reading = read_tally(
+        boxes(
+            ("salmon_on_wasabi", [711, 865, 1043, 1150], 0.9),
+            ("wasabi", [376, 669, 706, 978], 0.9),
+            ("wasabi", [857, 847, 1062, 943], 0.8),
+            ("tempura", [1100, 600, 1420, 900], 0.9),
+        )
+    )
+    assert nonzero(reading) == {"salmon_on_wasabi": 1, "wasabi": 1, "tempura": 1}
+    assert reading.cards == 4
 
 
 def test_a_reviewers_stack_box_absorbs_the_boxes_inside_it() -> None:
