@@ -12,7 +12,7 @@ import importlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from scoring.cards import CARD_KINDS
+from scoring.cards import CARD_KINDS, NIGIRI
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -90,14 +90,15 @@ def register(subparsers: Any) -> None:
     )
     synth.add_argument(
         "--art",
-        choices=("classic", "varied", "abstract", "rolls", "hands", *HAND_DRAWN_ART),
+        choices=("classic", "varied", "abstract", "rolls", "hands", "nigiri", *HAND_DRAWN_ART),
         default="classic",
         help="illustrations of the rendered faces: classic (what the measured held-out sets "
         "use); for training, varied (classic restyled per face), abstract (shapes that "
         "depict nothing), rolls (varied, with maki cards showing any number of rolls: only "
         "the icons tell them apart) or hands (each face in one of the arts "
         + ", ".join(TRAINED_HAND_ART)
-        + ", as drawn or restyled); or one art by other hands: "
+        + ", as drawn or restyled), nigiri (hands, with each nigiri card showing any "
+        "nigiri: only the banner tells them apart); or one art by other hands: "
         + ", ".join(HAND_DRAWN_ART)
         + " ("
         + ", ".join(HELD_OUT_ART)
@@ -197,20 +198,23 @@ def _face_style(args: argparse.Namespace) -> FaceStyle:
         from datasets.art import abstract
 
         return FaceStyle(fonts, dict.fromkeys(ILLUSTRATIONS, abstract), per_kind=30)
-    if args.art == "hands":
+    if args.art in ("hands", "nigiri"):
         from datasets.art import any_of, restyled
 
         arts = [hand_drawn_art(name) for name in TRAINED_HAND_ART]
         # Restyled copies too: each hand's drawing bent and recoloured as another renderer
         # might, so the classifier learns what is drawn rather than how each hand draws it.
-        return FaceStyle(
-            fonts,
-            {
-                kind: any_of([art[kind] for art in arts] + [restyled(art[kind]) for art in arts])
-                for kind in CARD_KINDS
-            },
-            per_kind=60,
-        )
+        drawers = {
+            kind: any_of([art[kind] for art in arts] + [restyled(art[kind]) for art in arts])
+            for kind in CARD_KINDS
+        }
+        if args.art == "nigiri":
+            # The three nigiri share a face colour, and in art never seen the drawing alone
+            # was misread (glossy squid as salmon, pixel salmon as squid); the banner names
+            # the card whoever drew it. Here the drawing says nothing, as `rolls` does for maki.
+            anyone = any_of([drawers[kind] for kind in NIGIRI])
+            drawers |= dict.fromkeys(NIGIRI, anyone)
+        return FaceStyle(fonts, drawers, per_kind=60)
     if args.art in HAND_DRAWN_ART:
         return FaceStyle(fonts, hand_drawn_art(args.art))
     return FaceStyle(fonts)

@@ -14,7 +14,7 @@ from api.cli import main
 from datasets.commands import HAND_DRAWN_ART, HELD_OUT_ART, TRAINED_HAND_ART, hand_drawn_art
 from datasets.faces import Illustrate, render_face
 from datasets.yolo_format import read_split
-from scoring.cards import CARD_KINDS
+from scoring.cards import CARD_KINDS, NIGIRI
 from tests.datasets.test_scans import photo_of_card, read_png
 
 
@@ -214,7 +214,8 @@ def test_each_art_choice_names_its_illustrations(art: str) -> None:
         assert len(maki) == (1 if art == "rolls" else 3)
 
 
-def test_hands_trains_on_the_trained_arts_only(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("art", ["hands", "nigiri"])
+def test_hands_trains_on_the_trained_arts_only(monkeypatch: pytest.MonkeyPatch, art: str) -> None:
     import datasets.commands as commands
 
     asked: list[str] = []
@@ -224,10 +225,14 @@ def test_hands_trains_on_the_trained_arts_only(monkeypatch: pytest.MonkeyPatch) 
         return hand_drawn_art(name)
 
     monkeypatch.setattr(commands, "hand_drawn_art", recorded)
-    style = commands._face_style(argparse.Namespace(font_file=None, fonts="classic", art="hands"))
+    style = commands._face_style(argparse.Namespace(font_file=None, fonts="classic", art=art))
     assert tuple(asked) == TRAINED_HAND_ART
     assert set(style.illustrations) == set(CARD_KINDS)
     assert style.per_kind > 30
+    # Nigiri: one drawer for every nigiri card, so only the banner tells them apart.
+    nigiri = {style.illustrations[kind] for kind in NIGIRI}
+    assert len(nigiri) == (1 if art == "nigiri" else 3)
+    assert len(set(style.illustrations.values())) == len(CARD_KINDS) - 3 + len(nigiri)
     # Something stays held out, and nothing is both.
     assert HELD_OUT_ART and not set(HELD_OUT_ART) & set(TRAINED_HAND_ART)
     assert set(HELD_OUT_ART) | set(TRAINED_HAND_ART) == set(HAND_DRAWN_ART)
