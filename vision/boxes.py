@@ -1,5 +1,5 @@
-"""Overlap of axis-aligned boxes (x1, y1, x2, y2), one against many: the one place NMS,
-duplicate suppression, stack pairing, crop sampling and evaluation measure it."""
+"""Overlap of axis-aligned boxes (x1, y1, x2, y2), one against many or every pair: the one
+place NMS, duplicate suppression, stack pairing, crop sampling and evaluation measure it."""
 
 from __future__ import annotations
 
@@ -17,6 +17,14 @@ def intersections(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     boxes = np.asarray(boxes, float).reshape(-1, 4)
     width = np.minimum(box[2], boxes[:, 2]) - np.maximum(box[0], boxes[:, 0])
     height = np.minimum(box[3], boxes[:, 3]) - np.maximum(box[1], boxes[:, 1])
+    return np.clip(width, 0, None) * np.clip(height, 0, None)
+
+
+def pairwise_intersections(boxes: np.ndarray) -> np.ndarray:
+    """The area each of boxes (N, 4) shares with each other: (N, N)."""
+    boxes = np.asarray(boxes, float).reshape(-1, 4)
+    width = np.minimum.outer(boxes[:, 2], boxes[:, 2]) - np.maximum.outer(boxes[:, 0], boxes[:, 0])
+    height = np.minimum.outer(boxes[:, 3], boxes[:, 3]) - np.maximum.outer(boxes[:, 1], boxes[:, 1])
     return np.clip(width, 0, None) * np.clip(height, 0, None)
 
 

@@ -29,7 +29,7 @@ from typing import Any, Final, NamedTuple
 import numpy as np
 
 from scoring.cards import DECK, HAND_SIZE, NIGIRI, STACKS, TALLY_KEYS
-from vision.boxes import areas, intersections
+from vision.boxes import areas, intersections, pairwise_intersections
 from vision.detections import Detections
 from vision.labels import STACK_LABELS
 
@@ -159,55 +159,76 @@ def suppress_duplicates(detections: Detections) -> np.ndarray:
     they describe more than a single-card box does), then by confidence; a box is dropped
     when a kept box is the same card or is a stack box it lies inside.
     """
-    labels, boxes = detections.labels, detections.xyxy
-    fragments = {
-        i
-        for i, j in itertools.permutations(range(len(detections)), 2)
-        if top_fragment(boxes[i], boxes[j])
-    }
+    labels = detections.labels
+    fragments = top_fragments(detections.xyxy).any(axis=1)
     order = sorted(
-        (i for i in range(len(detections)) if i not in fragments),
+        (i for i in range(len(detections)) if not fragments[i]),
         key=lambda i: (labels[i] not in STACK_LABELS, -float(detections.confidence[i])),
     )
+    # [i, k]: box i goes when box k is kept.
+    goes_with = same_cards(detections.xyxy) | _absorbed(detections).T
     kept: list[int] = []
     for i in order:
-        box, label = detections.xyxy[i], labels[i]
-        if not any(
-            _absorbs(detections.xyxy[k], labels[k], box, label)
-            or same_card(detections.xyxy[k], box)
-            for k in kept
-        ):
+        if not goes_with[i, kept].any():
             kept.append(i)
     return np.array(sorted(kept), dtype=np.int64)
 
 
+def same_cards(boxes: np.ndarray) -> np.ndarray:
+    """(n, n) booleans: [i, j] when boxes i and j (whatever their labels) are one card seen
+    twice; the diagonal is false."""
+    x0, y0, x1, y1 = (boxes[:, k] for k in range(4))
+    overlap = pairwise_intersections(boxes)
+    area = (x1 - x0) * (y1 - y0)
+    union = area[:, None] + area - overlap
+    iou = overlap / np.maximum(union, 1e-9)
+    # Edges compared in the larger box's width or height.
+    width = np.maximum(np.maximum.outer(x1 - x0, x1 - x0), 1e-9)
+    height = np.maximum(np.maximum.outer(y1 - y0, y1 - y0), 1e-9)
+    dx = np.maximum(np.abs(x0[:, None] - x0), np.abs(x1[:, None] - x1)) / width
+    dy = np.maximum(np.abs(y0[:, None] - y0), np.abs(y1[:, None] - y1)) / height
+    same = (overlap > 0) & (iou >= SAME_CARD_IOU) & (np.maximum(dx, dy) < SAME_CARD_EDGE)
+    np.fill_diagonal(same, False)
+    return same
+
+
 def same_card(box_a: np.ndarray, box_b: np.ndarray) -> bool:
     """Whether two boxes (whatever their labels) are one card seen twice."""
-    overlap = _intersection(box_a, box_b)
-    if overlap <= 0:
-        return False
-    iou = overlap / (_area(box_a) + _area(box_b) - overlap)
-    return iou >= SAME_CARD_IOU and _edge_offset(box_a, box_b) < SAME_CARD_EDGE
+    return bool(same_cards(np.stack([box_a, box_b]))[0, 1])
+
+
+def top_fragments(boxes: np.ndarray) -> np.ndarray:
+    """(n, n) booleans: [i, j] when box i is only the top part of the card boxed by j."""
+    x0, y0, x1, y1 = (boxes[:, k] for k in range(4))
+    width, height = x1 - x0, y1 - y0
+    tolerance_x, tolerance_y = SAME_CARD_EDGE * width, SAME_CARD_EDGE * height
+    inner = np.s_[:, None]
+    fragment = (
+        (np.abs(y0[inner] - y0) <= tolerance_y)
+        & (height[inner] <= FRAGMENT_MAX_HEIGHT * height)
+        & (x0[inner] >= x0 - tolerance_x)
+        & (x1[inner] <= x1 + tolerance_x)
+        & (width[inner] >= FRAGMENT_MIN_SPAN * width)
+        & (width > 0)
+        & (height > 0)
+    )
+    np.fill_diagonal(fragment, False)
+    return fragment
 
 
 def top_fragment(inner: np.ndarray, outer: np.ndarray) -> bool:
     """Whether `inner` is only the top part of the card boxed by `outer`."""
-    width, height = outer[2] - outer[0], outer[3] - outer[1]
-    if width <= 0 or height <= 0:
-        return False
-    return bool(
-        abs(inner[1] - outer[1]) <= SAME_CARD_EDGE * height
-        and inner[3] - inner[1] <= FRAGMENT_MAX_HEIGHT * height
-        and inner[0] >= outer[0] - SAME_CARD_EDGE * width
-        and inner[2] <= outer[2] + SAME_CARD_EDGE * width
-        and inner[2] - inner[0] >= FRAGMENT_MIN_SPAN * width
-    )
+    return bool(top_fragments(np.stack([inner, outer]))[0, 1])
 
 
-def _absorbs(stack_box: np.ndarray, stack_label: str, box: np.ndarray, label: str) -> bool:
-    if stack_label not in STACK_LABELS or label not in (*NIGIRI, WASABI):
-        return False
-    return _intersection(stack_box, box) >= ABSORBED_INSIDE * max(_area(box), 1e-9)
+def _absorbed(detections: Detections) -> np.ndarray:
+    """(n, n) booleans: [k, i] when stack box k absorbs the nigiri or wasabi box i."""
+    boxes, labels = detections.xyxy, detections.labels
+    stack = np.array([label in STACK_LABELS for label in labels], dtype=bool)
+    card = np.array([label in (*NIGIRI, WASABI) for label in labels], dtype=bool)
+    area = np.maximum(areas(boxes), 1e-9)
+    inside = pairwise_intersections(boxes) >= ABSORBED_INSIDE * area
+    return stack[:, None] & card & inside
 
 
 # --- stacks -----------------------------------------------------------------------------
@@ -513,18 +534,5 @@ def _deck_warnings(tally: dict[str, int]) -> list[str]:
 # --- box arithmetic ---------------------------------------------------------------------
 
 
-def _area(box: np.ndarray) -> float:
-    return float(areas(box)[0])
-
-
 def _intersection(a: np.ndarray, b: np.ndarray) -> float:
     return float(intersections(a, b)[0])
-
-
-def _edge_offset(a: np.ndarray, b: np.ndarray) -> float:
-    """The largest distance between matching edges, in the larger box's width or height."""
-    width = max(a[2] - a[0], b[2] - b[0], 1e-9)
-    height = max(a[3] - a[1], b[3] - b[1], 1e-9)
-    dx = max(abs(a[0] - b[0]), abs(a[2] - b[2])) / width
-    dy = max(abs(a[1] - b[1]), abs(a[3] - b[3])) / height
-    return float(max(dx, dy))

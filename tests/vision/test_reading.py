@@ -20,6 +20,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from scoring.cards import DECK, HAND_SIZE, NIGIRI, STACKS, TALLY_KEYS
+from vision.boxes import intersections, pairwise_intersections
 from vision.detections import Detections
 from vision.labels import label_id
 from vision.reading import Reading, read_tally, same_card, stack_fit, top_fragment
@@ -440,6 +441,17 @@ def test_a_whole_wasabi_beside_a_stack_is_not_its_strip() -> None:
     )
     assert nonzero(reading) == {"salmon_on_wasabi": 1, "wasabi": 1, "tempura": 1}
     assert reading.cards == 4
+
+
+@settings(max_examples=50, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_every_pair_overlaps_as_one_against_many(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    corners = rng.uniform(0, 100, (int(rng.integers(1, 9)), 2))
+    boxes = np.hstack([corners, corners + rng.uniform(-5, 40, corners.shape)])
+    pairs = pairwise_intersections(boxes)
+    for i, box in enumerate(boxes):
+        np.testing.assert_allclose(pairs[i], intersections(box, boxes))
 
 
 def test_a_reviewers_stack_box_absorbs_the_boxes_inside_it() -> None:
