@@ -233,6 +233,7 @@ _HAND_DRAWN_ART = {
     "glossy": ("datasets.glossy_art", "GLOSSY_ILLUSTRATIONS"),
     "watercolour": ("datasets.watercolour_art", "WATERCOLOUR_ILLUSTRATIONS"),
     "pixel": ("datasets.pixel_art", "PIXEL_ILLUSTRATIONS"),
+    "lowpoly": ("datasets.lowpoly_art", "LOWPOLY_ILLUSTRATIONS"),
 }
 HAND_DRAWN_ART = tuple(_HAND_DRAWN_ART)
 # The first six were held out for seven sessions, each until its lesson was learnt; since
