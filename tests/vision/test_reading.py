@@ -403,6 +403,16 @@ def test_the_top_of_a_card_boxed_as_a_card_of_its_own_counts_once() -> None:
     assert reading.cards == 2
 
 
+def test_a_strip_of_the_same_kind_may_rise_a_little_above_the_whole_cards_box() -> None:
+    """Held-out pixel photo 264: the finder's box of the whole sashimi starts 11 % of a
+    card below the strip's top; a wasabi strip that high above a nigiri stays a stack."""
+    whole, strip = [822, 746, 895, 811], [818, 739, 893, 781]
+    reading = read_tally(boxes(("sashimi", whole, 0.81), ("sashimi", strip, 0.42)))
+    assert nonzero(reading) == {"sashimi": 1}
+    stack = read_tally(boxes(("salmon", whole, 0.81), ("wasabi", strip, 0.42)))
+    assert nonzero(stack) == {"salmon_on_wasabi": 1}
+
+
 def test_a_covered_cards_strip_is_no_fragment_of_the_card_over_it() -> None:
     whole = np.array([0, 26.4, 63, 114.4])  # the next card of a column, 30 % down
     assert not top_fragment(np.array([0, 0, 63, 26.4]), whole)
