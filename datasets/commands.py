@@ -169,9 +169,19 @@ def run_synth(args: argparse.Namespace) -> int:
         faces_dir=args.faces,
         mix_rendered=not args.faces_only,
         style=_face_style(args),
+        held_out=_held_out(args),
     )
     print(f"wrote {args.images} images to {out} (data.yaml, images/, labels/, tallies/)")
     return 0
+
+
+def _held_out(args: argparse.Namespace) -> str | None:
+    """What makes a set a held-out test, written into its data.yaml so training refuses it."""
+    if args.art in HELD_OUT_ART:
+        return f"--art {args.art}, an art never trained on"
+    if args.font_file:
+        return "--font-file " + ", ".join(Path(f).name for f in args.font_file)
+    return None
 
 
 def _face_style(args: argparse.Namespace) -> FaceStyle:

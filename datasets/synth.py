@@ -81,10 +81,12 @@ def write_dataset(
     mix_rendered: bool = True,
     progress: bool = True,
     style: FaceStyle = CLASSIC_STYLE,
+    held_out: str | None = None,
 ) -> Path:
+    """Write a dataset; `held_out` marks it as a test set that training refuses."""
     from tqdm import tqdm
 
-    prepare(out)
+    prepare(out, held_out)
     scenes = generate(
         seed,
         images,

@@ -68,18 +68,35 @@ def write_scene(root: Path, split: str, name: str, scene: Scene) -> None:
     )
 
 
-def prepare(root: Path) -> None:
+def prepare(root: Path, held_out: str | None = None) -> None:
+    """The folders and data.yaml of a dataset; `held_out` says what makes it a test set
+    (an art or lettering never trained on), which training then refuses."""
     for part in ("images", "labels", "tallies"):
         for split in SPLITS:
             (root / part / split).mkdir(parents=True, exist_ok=True)
-    data = {
+    data: dict[str, Any] = {
         "path": str(root.resolve()),
         "train": "images/train",
         "val": "images/val",
         "test": "images/test",
         "names": dict(enumerate(CARD_KINDS)),
     }
+    if held_out:
+        data["held_out"] = held_out
     (root / "data.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
+
+
+def refuse_held_out(data: Path) -> None:
+    """Raise ValueError when `data` (a dataset folder or its data.yaml) is a held-out test
+    set: trained on, it would no longer measure anything."""
+    data_yaml = data / "data.yaml" if data.is_dir() else data
+    if not data_yaml.is_file():
+        return
+    held_out = (yaml.safe_load(data_yaml.read_text()) or {}).get("held_out")
+    if held_out:
+        raise ValueError(
+            f"{data_yaml.parent} is a held-out test set ({held_out}): never train on it"
+        )
 
 
 @dataclass(frozen=True)

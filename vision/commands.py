@@ -122,6 +122,7 @@ def run_detect(args: argparse.Namespace) -> int:
 
 
 def run_train(args: argparse.Namespace) -> int:
+    from datasets.yolo_format import refuse_held_out
     from vision.train import (
         DetectorTraining,
         train_classifier_run,
@@ -136,6 +137,9 @@ def run_train(args: argparse.Namespace) -> int:
     data_yaml = args.data / "data.yaml"
     if not data_yaml.is_file():
         raise FileNotFoundError(f"{data_yaml} not found: make a dataset with `sushigo synth`")
+    # Every stage's data checked before the first one runs for hours.
+    for folder in [args.data, *(args.classifier_data or [])]:
+        refuse_held_out(folder)
     pt = None
     if args.stage in ("all", "detector"):
         cfg = DetectorTraining(

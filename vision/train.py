@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from datasets.yolo_format import refuse_held_out
+
 MODELS_DIR = Path(__file__).parent / "models"
 DEFAULT_DETECTOR_YAML = MODELS_DIR / "cardnet-p.yaml"
 
@@ -58,6 +60,7 @@ def _log_to(path: Path) -> logging.Handler:
 
 def train_detector(cfg: DetectorTraining, *, resume: bool = False) -> Path:
     """Train (or resume) the card detector; returns the path of the best weights."""
+    refuse_held_out(cfg.data)
     _offline()
     import torch
     from ultralytics.models.yolo.detect import DetectionTrainer
@@ -191,8 +194,11 @@ def _train_on_crops(
     from vision.classifier import export_onnx, train_and_val, train_classifier
     from vision.quantize import make_int8_copy
 
+    folders = [data] if isinstance(data, Path) else list(data)
+    for folder in folders:
+        refuse_held_out(folder)
     log = _run_log(out)
-    train, val = train_and_val(crops_from, [data] if isinstance(data, Path) else data, seed=seed)
+    train, val = train_and_val(crops_from, folders, seed=seed)
     log(f"{name} crops: {len(train.labels)} train, {len(val.labels)} val")
     net, acc = train_classifier(
         train, val, epochs=epochs, threads=threads, seed=seed, log=log,

@@ -134,6 +134,7 @@ def test_synth_writes_a_dataset(
     assert main(argv) == 0
     assert "wrote 3 images" in capsys.readouterr().out
     assert (out / "data.yaml").is_file()
+    assert "held_out" not in (out / "data.yaml").read_text()
     items = read_split(out, "train") + read_split(out, "val") + read_split(out, "test")
     assert len(items) == 3
     for item in items:
@@ -187,6 +188,12 @@ def test_synth_draws_hand_drawn_art_on_request(
         assert "wrote 2 images" in capsys.readouterr().out
         items = read_split(out, "train") + read_split(out, "val") + read_split(out, "test")
         assert len(items) == 2
+        # A held-out art's set says so, and training refuses it before anything runs.
+        assert f"--art {art}" in (out / "data.yaml").read_text()
+        for stage in ("all", "detector", "classifier", "stack-check"):
+            assert main(["train", "--data", str(out), "--stage", stage]) == 2
+            err = capsys.readouterr().err
+            assert "is a held-out test set" in err and "never train on it" in err
 
 
 @pytest.mark.parametrize("art", ["classic", "varied", "abstract", "rolls", *HAND_DRAWN_ART])
