@@ -185,7 +185,7 @@ def same_cards(boxes: np.ndarray) -> np.ndarray:
     twice; the diagonal is false."""
     x0, y0, x1, y1 = (boxes[:, k] for k in range(4))
     overlap = pairwise_intersections(boxes)
-    area = (x1 - x0) * (y1 - y0)
+    area = areas(boxes)
     union = area[:, None] + area - overlap
     iou = overlap / np.maximum(union, 1e-9)
     # Edges compared in the larger box's width or height.
