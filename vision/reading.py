@@ -307,19 +307,19 @@ def _touching_leftovers(
     boxes, labels = detections.xyxy, detections.labels
     used_w = {w for w, _ in pairs}
     used_n = {n for _, n in pairs}
-    areas = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
-    whole = float(np.median(areas[areas >= 0.5 * areas.max()])) if len(areas) else 0.0
+    sizes = areas(boxes)
+    whole = float(np.median(sizes[sizes >= 0.5 * sizes.max()])) if len(sizes) else 0.0
     pad = TOUCH * float(np.sqrt(whole))
     candidates: list[tuple[float, bool, int, int]] = []
     for w in wasabi:
         if w in used_w:
             continue
-        partial = areas[w] < PARTIAL_AREA * whole
+        partial = sizes[w] < PARTIAL_AREA * whole
         grown = boxes[w] + np.array([-pad, -pad, pad, pad])
         for n in nigiri:
             if n in used_n or _intersection(grown, boxes[n]) <= 0:
                 continue
-            inside = _intersection(boxes[w], boxes[n]) / max(float(areas[w]), 1e-9)
+            inside = _intersection(boxes[w], boxes[n]) / max(float(sizes[w]), 1e-9)
             stack = labels[n] in STACK_LABELS
             if partial or (stack and inside >= UNDER_STACK):
                 candidates.append((-inside, not stack, w, n))
