@@ -322,7 +322,7 @@ def _touching_leftovers(
             inside = _intersection(boxes[w], boxes[n]) / max(float(sizes[w]), 1e-9)
             stack = labels[n] in STACK_LABELS
             if partial or (stack and inside >= UNDER_STACK):
-                candidates.append((-inside, not stack, w, n))
+                candidates.append((not stack, -inside, w, n))
     extra: list[tuple[int, int]] = []
     for _, _, w, n in sorted(candidates):
         if w not in used_w and n not in used_n:
@@ -346,7 +346,10 @@ def _nearest_in_column(
         (w, n): fit
         for (w, n), fit in fits.items()
         if not any(
-            v == w and other.shift < fit.shift and _intersection(boxes[m], boxes[n]) > 0
+            v == w
+            and other.frame == fit.frame
+            and other.shift < fit.shift
+            and _intersection(boxes[m], boxes[n]) > 0
             for (v, m), other in fits.items()
         )
     }

@@ -509,6 +509,55 @@ def test_a_strip_between_a_plain_nigiri_and_a_stack_belongs_to_the_stack(directi
     assert reading.cards == 3
 
 
+# Size-1280 photo 201 (seed 8400): an egg, a wasabi's strip, and a squid shifted right
+# on that wasabi, in a row; the strip also fits the egg shifted left, by less.
+ROW_201 = (
+    ("sashimi", [383, 1041, 580, 1224], 0.92),
+    ("chopsticks", [606, 778, 839, 1028], 0.92),
+    ("egg", [70, 836, 333, 1069], 0.92),
+    ("tempura", [589, 1019, 793, 1212], 0.91),
+    ("maki_2", [161, 1062, 389, 1245], 0.90),
+    ("wasabi", [281, 833, 369, 1035], 0.79),
+)
+
+
+@pytest.mark.parametrize("squid", ["squid", "squid_on_wasabi"])
+def test_a_nigiri_beside_a_stack_is_not_read_as_lying_under_it(squid: str) -> None:
+    """The strip fits the egg with the smaller shift, and the two nigiri's boxes touch;
+    that made the squid "a nigiri lying on the egg", dropped, which only means something
+    for two nigiri shifted the same way (a column). The squid fits better: it is the stack,
+    whether or not the stack check said so."""
+    reading = read_tally(boxes((squid, [320, 811, 562, 1053], 0.91), *ROW_201))
+    assert nonzero(reading) == {
+        "sashimi": 1, "chopsticks": 1, "egg": 1, "tempura": 1, "maki_2": 1, "squid_on_wasabi": 1,
+    }  # fmt: skip
+    assert reading.cards == 7
+
+
+def test_a_leftover_strip_goes_to_the_stack_before_a_plain_nigiri() -> None:
+    """Size-1280 photo 183 (seed 8400): a turned column of an egg, a wasabi, and a salmon
+    the stack check calls stacked. The wasabi's strip fits no stack geometry, and more of it
+    lies under the egg's box above it (38 %) than under the stack's (33 %). The stack is
+    known to lie on a wasabi; the egg is not: the strip is the stack's."""
+    reading = read_tally(
+        boxes(
+            ("sashimi", [777, 19, 1052, 309], 0.93),
+            ("pudding", [686, 381, 925, 603], 0.91),
+            ("dumpling", [887, 285, 1144, 527], 0.91),
+            ("tempura", [559, 128, 847, 401], 0.90),
+            ("maki_2", [343, 238, 612, 484], 0.90),
+            ("salmon_on_wasabi", [567, 553, 800, 744], 0.90),
+            ("wasabi", [527, 497, 700, 596], 0.86),
+            ("egg", [500, 461, 664, 545], 0.85),
+        )
+    )
+    assert nonzero(reading) == {
+        "sashimi": 1, "pudding": 1, "dumpling": 1, "tempura": 1, "maki_2": 1,
+        "salmon_on_wasabi": 1, "egg": 1,
+    }  # fmt: skip
+    assert reading.cards == 8
+
+
 def test_a_nigiri_relabelled_as_a_stack_takes_its_wasabi_strip_along() -> None:
     """A reviewer relabels the nigiri's box as a stack: the wasabi strip above is part of
     it, not an unfilled wasabi."""
