@@ -273,11 +273,13 @@ def find_stacks(detections: Detections) -> list[tuple[int, int]]:
             fits[w, n] = fit
     fits = _nearest_in_column(fits, detections.xyxy)
     # A stack box (a reviewer's, or the stack check's) is known to lie on a wasabi: it
-    # claims the strip that fits it first, and only the strips left over can make a plain
-    # nigiri into a stack. In one assignment a strip between a plain nigiri and a stack
-    # could fit the plain one better, which then counted the stack's wasabi twice.
+    # claims the strip that fits it first, then a strip touching or under it that fits no
+    # geometry, and only the strips left over can make a plain nigiri into a stack. In one
+    # assignment a strip between a plain nigiri and a stack could fit the plain one
+    # better, which then counted the stack's wasabi twice.
     stacked = {n for n in nigiri if labels[n] in STACK_LABELS}
     pairs = assign([(fit.cost, w, n) for (w, n), fit in fits.items() if n in stacked])
+    pairs += _touching_leftovers(detections, wasabi, sorted(stacked), pairs)
     claimed = {w for w, _ in pairs}
     pairs += assign(
         [(fit.cost, w, n) for (w, n), fit in fits.items() if n not in stacked and w not in claimed]
@@ -303,14 +305,14 @@ def _touching_leftovers(
     turned camera): a partly covered wasabi touching a nigiri that lies on nothing else, or
     a wasabi box reaching well under a stack box (under a steep camera the box around a
     turned strip grows to half a card, and counted apart it was a second wasabi).
-    The pairs that overlap most are taken first."""
+    Stack boxes are served first, then the pairs that overlap most."""
     boxes, labels = detections.xyxy, detections.labels
     used_w = {w for w, _ in pairs}
     used_n = {n for _, n in pairs}
     sizes = areas(boxes)
     whole = float(np.median(sizes[sizes >= 0.5 * sizes.max()])) if len(sizes) else 0.0
     pad = TOUCH * float(np.sqrt(whole))
-    candidates: list[tuple[float, bool, int, int]] = []
+    candidates: list[tuple[bool, float, int, int]] = []
     for w in wasabi:
         if w in used_w:
             continue

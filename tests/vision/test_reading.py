@@ -558,6 +558,30 @@ def test_a_leftover_strip_goes_to_the_stack_before_a_plain_nigiri() -> None:
     assert reading.cards == 8
 
 
+def test_a_stack_takes_the_strip_under_it_before_a_plain_nigiri_fits_that_strip() -> None:
+    """Pixel photo 151: a salmon the stack check calls stacked, its wasabi sticking out on
+    the left and rising a little too far for the sideways fit; the same strip fits the
+    plain salmon to its left. The stack claims the strip lying under it (57 %) first."""
+    reading = read_tally(
+        boxes(
+            ("pudding", [572, 514, 809, 798], 0.91),
+            ("tempura", [816, 435, 1057, 732], 0.92),
+            ("maki_1", [361, 585, 592, 858], 0.91),
+            ("salmon", [622, 804, 839, 1053], 0.92),
+            ("maki_2", [168, 652, 413, 919], 0.9),
+            ("salmon", [447, 859, 668, 1100], 0.9),
+            ("salmon_on_wasabi", [849, 735, 1078, 998], 0.85),
+            ("egg", [280, 907, 512, 1147], 0.91),
+            ("wasabi", [807, 795, 913, 1010], 0.84),
+        )
+    )
+    assert nonzero(reading) == {
+        "pudding": 1, "tempura": 1, "maki_1": 1, "salmon": 2, "maki_2": 1,
+        "salmon_on_wasabi": 1, "egg": 1,
+    }  # fmt: skip
+    assert reading.cards == 9
+
+
 def test_a_nigiri_relabelled_as_a_stack_takes_its_wasabi_strip_along() -> None:
     """A reviewer relabels the nigiri's box as a stack: the wasabi strip above is part of
     it, not an unfilled wasabi."""
