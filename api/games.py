@@ -45,6 +45,7 @@ from scoring import (
 )
 from vision.detections import Detections
 from vision.photo import Photo as DecodedPhoto
+from vision.reading import settle_hand_size
 
 ROUND_OPEN = "open"
 ROUND_RECORDED = "recorded"
@@ -272,6 +273,7 @@ def view_collection(game: Game, collection: Collection) -> CollectionView:
     row = collection.round
     assessment = review.assess(
         state,
+        notes=[] if photo is None else [str(note) for note in photo.warnings],
         players=len(game.players),
         seat=collection.player.seat,
         round=row.number,
@@ -489,6 +491,8 @@ def upload_photo(
     staged = store.stage_photo(data, digest=digest)
     try:
         photo, detections = reading.result()
+        # The player count settles a doubtful stack before a reviewer sees the boxes.
+        detections, notes = settle_hand_size(detections, len(game.players))
         width, height = photo.original_size
         row = Photo(
             collection_id=collection.id,
@@ -498,7 +502,7 @@ def upload_photo(
             width=int(width),
             height=int(height),
             detections=detections.to_records(),
-            warnings=[],
+            warnings=notes,
             model=model or {},
             author=author,
         )

@@ -195,20 +195,22 @@ class Assessment:
 def assess(
     state: ReviewState,
     *,
+    notes: Sequence[str] = (),
     players: int,
     seat: int | None = None,
     round: int | None = None,
     name: str | None = None,
 ) -> Assessment:
     """The review's tally: read from the boxes, with category counts set by hand on top;
-    checked against the hand size and the deck (`seat`, `round` 1-based, label problems)."""
+    checked against the hand size and the deck (`seat`, `round` 1-based, label problems).
+    `notes`: what the detector's reading of the photo said (reading.settle_hand_size)."""
     detected: dict[str, int] | None = None
     warnings: list[str] = []
     counted: frozenset[int] = frozenset()
     if state.photo_id is not None:
         reading = read_tally(state.detections())
         detected = {key: int(value) for key, value in reading.tally.items()}
-        warnings = [str(w) for w in reading.warnings]
+        warnings = [*notes, *(str(w) for w in reading.warnings)]
         counted = _counted(state, reading.detections)
     counts = {**(detected or {}), **state.counts}
     tally = Tally.from_mapping(counts)

@@ -19,8 +19,7 @@ from scoring import Tally, score_round
 from scoring.cards import CARD_KINDS, STACKS, TALLY_KEYS
 from vision.boxes import ious
 from vision.photo import load_photo_file
-from vision.pipeline import Detector, detect_photo
-from vision.reading import read_tally
+from vision.pipeline import Detector, detect_photo, read_detections
 
 # Conditions that make a photo hard, from the generator's record of how it was made.
 HARD = {
@@ -140,7 +139,7 @@ def evaluate(
         start = time.perf_counter()
         photo = load_photo_file(item.image)
         detections = detect_photo(photo, detector)
-        reading = read_tally(detections, players=item.truth["players"])
+        reading = read_detections(detections, players=item.truth["players"])
         seconds = time.perf_counter() - start
         report.photos.append(
             PhotoResult(

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 import numpy as np
 
 from vision.detections import Detections
 from vision.photo import Photo
-from vision.reading import Reading, read_tally
+from vision.reading import Reading, read_tally, settle_hand_size
 
 Detector = Callable[[np.ndarray], Detections]
 
@@ -18,6 +19,15 @@ def detect_photo(photo: Photo, detector: Detector) -> Detections:
     return detector(photo.image).scaled(photo.scale)
 
 
+def read_detections(detections: Detections, *, players: int | None = None) -> Reading:
+    """The reading of the detector's own detections: the tally, with the hand size settling
+    a doubtful stack when the player count is known (reading.settle_hand_size). A
+    reviewer's boxes go to read_tally alone."""
+    settled, notes = settle_hand_size(detections, players)
+    reading = read_tally(settled, players=players)
+    return dataclasses.replace(reading, warnings=[*reading.warnings, *notes])
+
+
 def read_photo(photo: Photo, detector: Detector, *, players: int | None = None) -> Reading:
     """The reading of a decoded photo, with boxes in the original photo's pixels."""
-    return read_tally(detect_photo(photo, detector), players=players)
+    return read_detections(detect_photo(photo, detector), players=players)

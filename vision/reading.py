@@ -31,7 +31,7 @@ import numpy as np
 from scoring.cards import DECK, HAND_SIZE, NIGIRI, STACKS, TALLY_KEYS
 from vision.boxes import areas, intersections, pairwise_intersections
 from vision.detections import Detections
-from vision.labels import STACK_LABELS
+from vision.labels import STACK_LABELS, label_id
 
 WASABI: Final[str] = "wasabi"
 
@@ -96,6 +96,9 @@ class Reading:
     stacks: (wasabi index, nigiri index) into `detections`, one per stack found.
     warnings: sentences a reviewer can act on.
     cards: the number of cards, each stack counting 2.
+    lone_stacks: indices into `detections` of stack boxes with no wasabi box found under
+        them (a stack on the stack check's word, or a reviewer's, alone).
+    source: for each of `detections`, its index in the detections that were read.
     """
 
     tally: dict[str, int]
@@ -103,6 +106,8 @@ class Reading:
     stacks: list[tuple[int, int]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     cards: int = 0
+    lone_stacks: list[int] = field(default_factory=list)
+    source: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
 
     def to_json(self) -> dict[str, Any]:
         """The body of POST /api/v1/detect (design.md)."""
@@ -124,8 +129,10 @@ def read_tally(
     """Turn one photo's detections into a tally, finding stacks from box geometry."""
     if players is not None and players not in HAND_SIZE:
         raise ValueError(f"players must be one of {sorted(HAND_SIZE)}, got {players}")
-    confident = detections[detections.confidence >= min_confidence]
-    kept = confident[suppress_duplicates(confident)]
+    confident_source = np.flatnonzero(detections.confidence >= min_confidence)
+    confident = detections[confident_source]
+    survivors = suppress_duplicates(confident)
+    kept = confident[survivors]
     pairs = find_stacks(kept)
     # A wasabi matched to a reviewer's stack box is part of that box, not a card of its own.
     absorbed = {w for w, n in pairs if kept.labels[n] in STACK_LABELS}
@@ -133,6 +140,10 @@ def read_tally(
     new_index = {old: new for new, old in enumerate(keep.tolist())}
     final = kept[keep]
     stacks = sorted((new_index[w], new_index[n]) for w, n in pairs if w not in absorbed)
+    paired = {n for _, n in pairs}
+    lone = [
+        new_index[i] for i in keep.tolist() if kept.labels[i] in STACK_LABELS and i not in paired
+    ]
     tally = count_tally(final.labels, stacks)
     cards = sum(tally.values()) + sum(tally[key] for key in STACKS)
     warnings = [
@@ -140,7 +151,47 @@ def read_tally(
         *_low_confidence_warning(final, low_confidence),
         *_deck_warnings(tally),
     ]
-    return Reading(tally=tally, detections=final, stacks=stacks, warnings=warnings, cards=cards)
+    return Reading(
+        tally=tally,
+        detections=final,
+        stacks=stacks,
+        warnings=warnings,
+        cards=cards,
+        lone_stacks=lone,
+        source=confident_source[survivors][keep],
+    )
+
+
+def settle_hand_size(detections: Detections, players: int | None) -> tuple[Detections, list[str]]:
+    """The detector's detections with one doubtful stack read as its plain nigiri, and a
+    note saying so, where a collection has one card too many for the hand.
+
+    card-spec: a collection holds exactly the hand size, a wasabi under a nigiri counted
+    as a card. The stack check's commonest mistake is a plain nigiri called "on a wasabi"
+    below another yellow card of a column; its stack then adds a wasabi no box shows, and
+    the hand one card too many. So a stack with no wasabi box found under it goes, the
+    least confident where there are several, when that makes the hand right. For the
+    detector's boxes only: a reviewer's stacks are the reviewer's.
+    """
+    if players not in HAND_SIZE:
+        return detections, []
+    reading = read_tally(detections, players=players)
+    if reading.cards != HAND_SIZE[players] + 1 or not reading.lone_stacks:
+        return detections, []
+    confidence = reading.detections.confidence
+    doubtful = min(reading.lone_stacks, key=lambda i: float(confidence[i]))
+    index = int(reading.source[doubtful])
+    nigiri = STACKS[detections.labels[index]]
+    class_id = detections.class_id.copy()
+    class_id[index] = label_id(nigiri)
+    settled = Detections(detections.xyxy, detections.confidence, class_id)
+    if read_tally(settled, players=players).cards != HAND_SIZE[players]:
+        return detections, []
+    note = (
+        f"one {nigiri} read as plain, not on a wasabi: no wasabi shows under it and the "
+        f"hand had one card too many"
+    )
+    return settled, [note]
 
 
 def count_tally(labels: Sequence[str], stacks: Iterable[tuple[int, int]]) -> dict[str, int]:

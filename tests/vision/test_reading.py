@@ -23,6 +23,7 @@ from scoring.cards import DECK, HAND_SIZE, NIGIRI, STACKS, TALLY_KEYS
 from vision.boxes import intersections, pairwise_intersections
 from vision.detections import Detections
 from vision.labels import label_id
+from vision.pipeline import read_detections
 from vision.reading import Reading, read_tally, same_card, stack_fit, top_fragment
 
 CARD_W, CARD_H = 63.0, 88.0
@@ -622,6 +623,60 @@ def test_a_stack_counts_two_cards_toward_the_hand() -> None:
     for k in range(5):
         table.card("pudding", 150 + 70 * k, 50)
     assert read_tally(table.detections(), players=5).warnings == []
+
+
+def spread(*cards: tuple[str, float], y: float = 0.0) -> Detections:
+    """Whole cards side by side, none touching: (label, confidence) each."""
+    return boxes(
+        *((label, [120 * k, y, 120 * k + 63, y + 88], p) for k, (label, p) in enumerate(cards))
+    )
+
+
+FOUR_CARDS = (("tempura", 0.9), ("tempura", 0.9), ("sashimi", 0.9), ("dumpling", 0.9))
+
+
+def test_one_card_too_many_settles_a_stack_no_wasabi_shows_under() -> None:
+    """Five players hold 7 cards. Five cards and a stack box with no wasabi box anywhere
+    near it make 8 (the stack counts 2): the stack check's word alone is the doubtful
+    part, so the machine reading takes that nigiri as plain, and says so."""
+    detections = spread(*FOUR_CARDS, ("pudding", 0.9), ("squid_on_wasabi", 0.8), ("egg", 0.9))
+    assert read_tally(detections, players=5).cards == 8
+    reading = read_detections(detections, players=5)
+    assert nonzero(reading) == {"tempura": 2, "sashimi": 1, "dumpling": 1, "pudding": 1,
+                                "squid": 1, "egg": 1}  # fmt: skip
+    assert reading.cards == 7
+    assert reading.warnings == [
+        "one squid read as plain, not on a wasabi: no wasabi shows under it and the hand had "
+        "one card too many"
+    ]
+
+
+def test_of_two_lone_stacks_the_less_confident_is_settled() -> None:
+    detections = spread(*FOUR_CARDS, ("salmon_on_wasabi", 0.7), ("squid_on_wasabi", 0.8))
+    assert nonzero(read_detections(detections, players=5)) == {
+        "tempura": 2, "sashimi": 1, "dumpling": 1, "salmon": 1, "squid_on_wasabi": 1,
+    }  # fmt: skip
+
+
+def test_the_hand_size_leaves_alone_what_it_cannot_settle() -> None:
+    """No player count; a hand one card short; two cards too many; a stack whose wasabi
+    strip was found: the reading stays as read_tally has it."""
+    lone = spread(*FOUR_CARDS, ("pudding", 0.9), ("squid_on_wasabi", 0.8), ("egg", 0.9))
+    assert read_detections(lone).to_json() == read_tally(lone).to_json()
+    short = spread(*FOUR_CARDS, ("squid_on_wasabi", 0.8))
+    assert read_detections(short, players=5).to_json() == read_tally(short, players=5).to_json()
+    two_over = spread(*FOUR_CARDS, ("pudding", 0.9), ("pudding", 0.9), ("squid_on_wasabi", 0.8),
+                      ("egg", 0.9))  # fmt: skip
+    assert (
+        read_detections(two_over, players=5).to_json() == read_tally(two_over, players=5).to_json()
+    )
+    records = Table().stack("squid", 50, 50).detections().to_records()
+    next(r for r in records if r["label"] == "squid")["label"] = "squid_on_wasabi"
+    row = spread(*FOUR_CARDS, ("pudding", 0.9), ("egg", 0.9), y=5000)
+    found = Detections.merge([Detections.from_records(records), row])
+    assert read_tally(found, players=5).cards == 8
+    assert read_tally(found, players=5).lone_stacks == []
+    assert read_detections(found, players=5).to_json() == read_tally(found, players=5).to_json()
 
 
 def test_unknown_player_count_is_refused() -> None:
