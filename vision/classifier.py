@@ -28,32 +28,36 @@ NONE_ID = len(CLASSES) - 1
 PAD = 0.06  # context around a box, as a share of its size
 
 
-def crop_boxes(image: np.ndarray, boxes: np.ndarray, pad: float = PAD) -> np.ndarray:
-    """Crops (N, CROP, CROP, 3) uint8 BGR of the boxes (N, 4) xyxy, padded a little."""
-    out = np.zeros((len(boxes), CROP, CROP, 3), np.uint8)
+def crop_boxes(
+    image: np.ndarray, boxes: np.ndarray, pad: float = PAD, size: int = CROP
+) -> np.ndarray:
+    """Crops (N, size, size, 3) uint8 BGR of the boxes (N, 4) xyxy, padded a little."""
+    out = np.zeros((len(boxes), size, size, 3), np.uint8)
     for i, (x1, y1, x2, y2) in enumerate(boxes):
         bw, bh = x2 - x1, y2 - y1
         m = pad * max(bw, bh)
         src = np.float32([[x1 - m, y1 - m], [x2 + m, y1 - m], [x1 - m, y2 + m]])
-        dst = np.float32([[0, 0], [CROP, 0], [0, CROP]])
+        dst = np.float32([[0, 0], [size, 0], [0, size]])
         affine = cv2.getAffineTransform(src, dst)
-        if max(bw, bh) > 2.5 * CROP:
+        if max(bw, bh) > 2.5 * size:
             # warpAffine would alias a big shrink; INTER_AREA on the cut-out does not.
-            out[i] = _downsampled_crop(image, (x1 - m, y1 - m, x2 + m, y2 + m))
+            out[i] = _downsampled_crop(image, (x1 - m, y1 - m, x2 + m, y2 + m), size)
             continue
         out[i] = cv2.warpAffine(
-            image, affine, (CROP, CROP), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+            image, affine, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
         )
     return out
 
 
-def _downsampled_crop(image: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
+def _downsampled_crop(
+    image: np.ndarray, box: tuple[float, float, float, float], size: int
+) -> np.ndarray:
     h, w = image.shape[:2]
     x1, y1, x2, y2 = (round(float(v)) for v in box)
     cx1, cy1, cx2, cy2 = max(0, x1), max(0, y1), min(w, x2), min(h, y2)
     patch = image[cy1:cy2, cx1:cx2]
     patch = cv2.copyMakeBorder(patch, cy1 - y1, y2 - cy2, cx1 - x1, x2 - cx2, cv2.BORDER_REPLICATE)
-    return cv2.resize(patch, (CROP, CROP), interpolation=cv2.INTER_AREA)
+    return cv2.resize(patch, (size, size), interpolation=cv2.INTER_AREA)
 
 
 def to_input(images: np.ndarray) -> np.ndarray:
@@ -66,7 +70,8 @@ def to_input(images: np.ndarray) -> np.ndarray:
     return np.multiply(planes, np.float32(1 / 255), dtype=np.float32)
 
 
-def build_network(classes: int = len(CLASSES)) -> torch.nn.Module:
+def build_network(classes: int = len(CLASSES), size: int = CROP) -> torch.nn.Module:
+    """The crop networks' design, for size x size crops (a multiple of 16)."""
     import torch
     from torch import nn
 
@@ -93,7 +98,8 @@ def build_network(classes: int = len(CLASSES)) -> torch.nn.Module:
             # card's strip also shows the next card's banner at its bottom), so the head
             # keeps where things are.
             self.squeeze = nn.Sequential(nn.Conv2d(160, 32, 1), nn.ReLU(inplace=True))
-            self.head = nn.Sequential(nn.Dropout(0.2), nn.Linear(32 * 6 * 6, classes))
+            cells = size // 16  # four stride-2 blocks: 6 x 6 at 96 px
+            self.head = nn.Sequential(nn.Dropout(0.2), nn.Linear(32 * cells * cells, classes))
 
         def forward(self, x: torch.Tensor) -> torch.Tensor:
             return self.head(torch.flatten(self.squeeze(self.features(x)), 1))
@@ -106,7 +112,7 @@ def build_network(classes: int = len(CLASSES)) -> torch.nn.Module:
 
 @dataclass
 class CropSet:
-    crops: np.ndarray  # (N, CROP, CROP, 3) uint8
+    crops: np.ndarray  # (N, size, size, 3) uint8, CROP for the classifier
     labels: np.ndarray  # (N,) int64
 
     @classmethod
@@ -211,9 +217,10 @@ def train_classifier(
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
     rng = np.random.default_rng(seed)
-    net = build_network(classes)
+    net = build_network(classes, size=train.crops.shape[1])
     if init is not None:
-        net.load_state_dict(torch.load(init, map_location="cpu", weights_only=True))
+        state = torch.load(init, map_location="cpu", weights_only=True)
+        net.load_state_dict(_head_resized(state, net.state_dict()["head.1.weight"].shape))
     steps = epochs * int(np.ceil(len(train.labels) / batch))
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
@@ -243,6 +250,24 @@ def train_classifier(
     return net, best_acc
 
 
+def _head_resized(state: dict[str, Any], shape: tuple[int, ...]) -> dict[str, Any]:
+    """A state dict whose head takes `shape`'s grid of cells: a network trained on other
+    crop sizes starts from its own head's weights, resized over the new grid, so that
+    what it learned of where things lie in the crop carries over."""
+    import torch
+
+    weight = state["head.1.weight"]
+    if tuple(weight.shape) == tuple(shape):
+        return state
+    classes, channels = weight.shape[0], 32
+    old = round((weight.shape[1] / channels) ** 0.5)
+    new = round((shape[1] / channels) ** 0.5)
+    grid = weight.reshape(classes, channels, old, old)
+    resized = torch.nn.functional.interpolate(grid, size=(new, new), mode="bilinear")
+    # The same evidence spread over more cells: scaled to keep the logits' size.
+    return {**state, "head.1.weight": resized.reshape(classes, -1) * (old * old) / (new * new)}
+
+
 def predict_logits(net: Any, crops: np.ndarray, batch: int = 256) -> np.ndarray:
     import torch
 
@@ -260,15 +285,15 @@ def accuracy(net: Any, data: CropSet) -> float:
     return float((predict_logits(net, data.crops).argmax(1) == data.labels).mean())
 
 
-def export_onnx(net: Any, path: Path) -> Path:
-    """Write the network as ONNX for the fast path, and its state dict beside it
-    (classifier.pt) so that fine-tuning can start from it."""
+def export_onnx(net: Any, path: Path, size: int = CROP) -> Path:
+    """Write the network as ONNX for the fast path, taking size x size crops, and its
+    state dict beside it (classifier.pt) so that fine-tuning can start from it."""
     import torch
 
     net.eval()
     path.parent.mkdir(parents=True, exist_ok=True)
     torch.save(net.state_dict(), path.with_suffix(".pt"))
-    dummy = torch.zeros(1, 3, CROP, CROP)
+    dummy = torch.zeros(1, 3, size, size)
     torch.onnx.export(
         net,
         (dummy,),

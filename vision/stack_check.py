@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from scoring.cards import NIGIRI
-from vision.classifier import CropSet, crop_boxes, jitter_box
+from vision.classifier import CROP, CropSet, crop_boxes, jitter_box
 
 CONTEXT = 0.4  # of the box's longer side, each side: a strip sticks out 15-35 % of a card
 ON_WASABI = 1  # class index; 0 = a plain nigiri
@@ -34,12 +34,15 @@ ON_WASABI = 1  # class index; 0 = a plain nigiri
 MIN_PROBABILITY = 0.85
 
 
-def context_crops(image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-    """What the check sees of each nigiri box (N, 4): (N, CROP, CROP, 3) BGR uint8."""
-    return crop_boxes(image, boxes, pad=CONTEXT)
+def context_crops(image: np.ndarray, boxes: np.ndarray, size: int = CROP) -> np.ndarray:
+    """What the check sees of each nigiri box (N, 4): (N, size, size, 3) BGR uint8; `size`
+    is the network's input (the classifier's CROP unless trained otherwise)."""
+    return crop_boxes(image, boxes, pad=CONTEXT, size=size)
 
 
-def stack_crops_from_dataset(root: Path, split: str, *, seed: int, per_card: int = 3) -> CropSet:
+def stack_crops_from_dataset(
+    root: Path, split: str, *, seed: int, per_card: int = 3, size: int = CROP
+) -> CropSet:
     """Context crops of every nigiri in a synth dataset, labelled by whether it lies on a
     wasabi, each cut `per_card` times with the box jitter a finder makes."""
     from datasets.yolo_format import read_split
@@ -54,7 +57,7 @@ def stack_crops_from_dataset(root: Path, split: str, *, seed: int, per_card: int
             continue
         image = cv2.imread(str(item.image))
         boxes = [seen_box(c, cards, k, rng) for c in nigiri for k in range(per_card)]
-        crops.append(context_crops(image, np.array(boxes)))
+        crops.append(context_crops(image, np.array(boxes), size))
         labels.extend(int(c["on_wasabi"] is not None) for c in nigiri for _ in range(per_card))
     if not crops:
         raise ValueError(f"no nigiri in {root}/images/{split}")

@@ -7,6 +7,7 @@ plots (which fetch a font) and the AMP check (which fetches weights) are off.
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import shutil
@@ -166,12 +167,16 @@ def train_stack_check_run(
     seed: int = 0,
     init: Path | None = None,
     lr: float = 3e-3,
+    size: int | None = None,
 ) -> Path:
-    """Nigiri context crops from synth datasets -> the stack check -> out/stack_check.onnx."""
+    """Nigiri context crops from synth datasets -> the stack check -> out/stack_check.onnx.
+    `size`: the crops' side in pixels (default: the classifier's CROP)."""
+    from vision.classifier import CROP
     from vision.stack_check import stack_crops_from_dataset
 
+    crops_from = functools.partial(stack_crops_from_dataset, size=size or CROP)
     return _train_on_crops(
-        "stack check", stack_crops_from_dataset, 2, data, out,
+        "stack check", crops_from, 2, data, out,
         epochs=epochs, threads=threads, seed=seed, init=init, lr=lr,
     )  # fmt: skip
 
@@ -205,7 +210,7 @@ def _train_on_crops(
         init=init, lr=lr, classes=classes, name=name,
     )  # fmt: skip
     log(f"{name} best val accuracy {acc:.4f}")
-    onnx = export_onnx(net, out / f"{name.replace(' ', '_')}.onnx")
+    onnx = export_onnx(net, out / f"{name.replace(' ', '_')}.onnx", size=train.crops.shape[1])
     same = make_int8_copy(onnx, train, val, seed=seed)
     log(f"{name} int8 copy: same class as the float network on {same:.4f} of val crops")
     return onnx

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,9 +14,13 @@ from datasets.faces import FacePool
 from datasets.scene import make_scene
 from scoring.cards import NIGIRI
 from vision.detector import (
+    MODEL_CARD,
+    WEIGHTS_DIR,
     ZOOM_ASPECT_STEP,
     ZOOM_BELOW_SPAN,
     ZOOM_MARGIN,
+    CardDetector,
+    ModelInfo,
     decode_yolo,
     letterbox,
     load_detector,
@@ -23,7 +30,7 @@ from vision.detector import (
 )
 from vision.photo import load_photo
 from vision.pipeline import read_photo
-from vision.stack_check import MIN_PROBABILITY
+from vision.stack_check import MIN_PROBABILITY, context_crops
 
 os.environ.setdefault("YOLO_OFFLINE", "1")
 
@@ -130,6 +137,25 @@ def test_shipped_stack_check_tells_a_stacked_nigiri_from_a_plain_one(scenes: lis
         total += len(nigiri)
     assert total >= 20
     assert right / total >= 0.95, f"{right}/{total}"
+
+
+def test_the_stack_check_is_fed_crops_of_its_own_networks_size(tmp_path: Path) -> None:
+    """A stack check trained on larger crops (train_stack_check_run's `size`) takes them
+    from the same weights folder, with no setting beside its ONNX file."""
+    from vision.classifier import build_network, export_onnx
+
+    for name in ("detector.onnx", "classifier.int8.onnx"):
+        shutil.copyfile(WEIGHTS_DIR / name, tmp_path / name)
+    export_onnx(build_network(2, size=128), tmp_path / "stack_check.onnx", size=128)
+    card = json.loads((WEIGHTS_DIR / MODEL_CARD).read_text())
+    (tmp_path / MODEL_CARD).write_text(json.dumps({**card, "stack_check": "stack_check.onnx"}))
+    detector = CardDetector(ModelInfo.load(tmp_path), threads=1)
+    image = np.full((600, 800, 3), 128, np.uint8)
+    boxes = np.array([[100, 100, 163, 188], [300, 200, 363, 288]], np.float32)
+    seen = detector.on_wasabi(image, boxes)
+    assert seen.shape == (2,) and np.all((seen >= 0) & (seen <= 1))
+    assert context_crops(image, boxes, 128).shape == (2, 128, 128, 3)
+    assert load_detector().on_wasabi(image, boxes).shape == (2,)  # the shipped one: 96 px
 
 
 def test_shipped_int8_crop_networks_pick_the_float_networks_classes(scenes: list) -> None:
