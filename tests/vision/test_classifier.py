@@ -1,0 +1,35 @@
+"""The crop networks at other crop sizes: a head sized by the crop, started from a smaller
+network's head resized over the larger grid."""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from vision.classifier import _head_resized, build_network, crop_boxes
+
+
+def test_a_larger_network_starts_from_a_smaller_ones_head_with_its_layout() -> None:
+    torch.manual_seed(0)
+    small, large = build_network(2, size=96), build_network(2, size=128)
+    state = _head_resized(small.state_dict(), large.state_dict()["head.1.weight"].shape)
+    large.load_state_dict(state)  # every shape fits
+    old = small.state_dict()["head.1.weight"].reshape(2, 32, 6, 6)
+    new = state["head.1.weight"].reshape(2, 32, 8, 8)
+    # Evidence spread evenly over the crop weighs as much as before ...
+    assert torch.allclose(new.sum((2, 3)), old.sum((2, 3)), rtol=0.05, atol=0.05)
+    # ... and where it lies still matters where it did: top rows stay top rows.
+    assert torch.allclose(new[..., 0, :].mean(-1), old[..., 0, :].mean(-1) * 36 / 64, atol=0.02)
+
+
+def test_a_network_of_the_same_size_loads_its_state_unchanged() -> None:
+    net = build_network(2, size=96)
+    state = net.state_dict()
+    assert _head_resized(state, state["head.1.weight"].shape) is state
+
+
+def test_crops_come_in_the_size_asked_for() -> None:
+    image = np.random.default_rng(0).integers(0, 255, (400, 600, 3), np.uint8)
+    boxes = np.array([[10, 20, 73, 108], [200, 100, 500, 380]], np.float32)
+    assert crop_boxes(image, boxes).shape == (2, 96, 96, 3)
+    assert crop_boxes(image, boxes, size=128).shape == (2, 128, 128, 3)
