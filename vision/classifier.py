@@ -140,7 +140,13 @@ def jitter_box(box: np.ndarray, rng: np.random.Generator, amount: float) -> np.n
 
 
 def crops_from_dataset(
-    root: Path, split: str, *, seed: int, per_card: int = 2, none_per_image: int = 2
+    root: Path,
+    split: str,
+    *,
+    seed: int,
+    per_card: int = 2,
+    none_per_image: int = 2,
+    size: int = CROP,
 ) -> CropSet:
     """Card crops (with the box jitter a detector makes) and non-card crops from a dataset."""
     from datasets.yolo_format import read_split
@@ -173,7 +179,7 @@ def crops_from_dataset(
         for thing in item.truth.get("meta", {}).get("clutter", []):
             chosen.append(jitter_box(np.array(thing["box"], float), rng, 0.08))
             chosen_labels.append(NONE_ID)
-        crops.append(crop_boxes(image, np.array(chosen)))
+        crops.append(crop_boxes(image, np.array(chosen), size=size))
         labels.extend(chosen_labels)
     return CropSet(np.concatenate(crops), np.array(labels, np.int64))
 

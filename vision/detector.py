@@ -191,7 +191,7 @@ class CardDetector:
             else None
         )
         # The stack check's crops are as large as its network takes (fixed in its ONNX file).
-        self._stack_crop = (
+        self.stack_crop = (
             int(self._stack_check.get_inputs()[0].shape[-1]) if self._stack_check else 0
         )
         self._lock = threading.Lock()  # sessions are thread-safe; the lock bounds CPU use
@@ -224,7 +224,7 @@ class CardDetector:
         it (vision/stack_check.py). Zeros when these weights have no stack check."""
         if self._stack_check is None or not len(boxes):
             return np.zeros(len(boxes), np.float32)
-        crops = context_crops(image, boxes, self._stack_crop)
+        crops = context_crops(image, boxes, self.stack_crop)
         return self._probabilities(self._stack_check, crops)[:, ON_WASABI]
 
     def _probabilities(self, network: Any, crops: np.ndarray) -> np.ndarray:

@@ -12,6 +12,7 @@ start from the float network; model.json names the file the fast path runs.
 
 from __future__ import annotations
 
+import functools
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -115,7 +116,8 @@ def quantize_weights(folder: Path, datasets: Sequence[Path], *, seed: int = 0) -
         onnx = info.folder / f"{name}.onnx"
         if not onnx.exists():
             continue
-        train, val = train_and_val(crops_from, datasets, seed=seed)
+        sized = functools.partial(crops_from, size=crop_size(onnx))
+        train, val = train_and_val(sized, datasets, seed=seed)
         result[name] = make_int8_copy(onnx, train, val, seed=seed)
     write_model_card(
         info.folder,
@@ -125,6 +127,11 @@ def quantize_weights(folder: Path, datasets: Sequence[Path], *, seed: int = 0) -
         trained=info.meta.get("trained"),
     )
     return result
+
+
+def crop_size(onnx: Path) -> int:
+    """The side in pixels of the crops a crop network's ONNX file takes."""
+    return int(_session(onnx).get_inputs()[0].shape[-1])
 
 
 def _input_name(onnx: Path) -> str:

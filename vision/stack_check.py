@@ -6,6 +6,9 @@ frequent error of the first models (22 of 41 wrong tallies on 300 held-out photo
 stack read as a plain nigiri). A second look settles it: a two-class network of the
 classifier's design on a crop of the nigiri's box at the photo's decoded resolution,
 padded by CONTEXT on every side so that a strip sticking out on any side is in view.
+The shipped check takes 128 px crops, the classifier 96 px: what tells a wasabi's banner
+above a nigiri from another yellow card's is the word on it, about 6 px tall at 96 px.
+The detector feeds it crops of the size its ONNX file takes.
 
 When the check says so, the detector labels the nigiri's box as the stack
 ("salmon_on_wasabi"); reading.py pairs a wasabi strip that was found with that box, as it

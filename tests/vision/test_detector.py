@@ -155,7 +155,8 @@ def test_the_stack_check_is_fed_crops_of_its_own_networks_size(tmp_path: Path) -
     seen = detector.on_wasabi(image, boxes)
     assert seen.shape == (2,) and np.all((seen >= 0) & (seen <= 1))
     assert context_crops(image, boxes, 128).shape == (2, 128, 128, 3)
-    assert load_detector().on_wasabi(image, boxes).shape == (2,)  # the shipped one: 96 px
+    assert load_detector().stack_crop == 128  # the shipped check's crops
+    assert load_detector().on_wasabi(image, boxes).shape == (2,)
 
 
 def test_shipped_int8_crop_networks_pick_the_float_networks_classes(scenes: list) -> None:
@@ -175,7 +176,7 @@ def test_shipped_int8_crop_networks_pick_the_float_networks_classes(scenes: list
         boxes = np.array([c.box for c in scene.cards], float) / photo.scale
         cards.append(crop_boxes(photo.image, boxes))
         on_top = [i for i, c in enumerate(scene.cards) if c.kind in NIGIRI]
-        nigiri.append(context_crops(photo.image, boxes[on_top]))
+        nigiri.append(context_crops(photo.image, boxes[on_top], load_detector().stack_crop))
     card_crops, nigiri_crops = np.concatenate(cards), np.concatenate(nigiri)
     assert len(card_crops) >= 100 and len(nigiri_crops) >= 20
     assert agreement(float_path(info.classifier), info.classifier, card_crops) >= 0.99

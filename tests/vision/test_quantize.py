@@ -5,6 +5,7 @@ test_training_smoke.py."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 from vision.export import write_model_card
@@ -27,3 +28,22 @@ def test_the_model_card_names_the_int8_copy_where_there_is_one(tmp_path: Path) -
     assert card["trained"] == "then"
     (tmp_path / "stack_check.onnx").unlink()
     assert json.loads(write_model_card(tmp_path, imgsz=640).read_text())["stack_check"] is None
+
+
+def test_quantizing_a_weights_folder_crops_for_each_networks_own_size(tmp_path: Path) -> None:
+    """The shipped classifier takes 96 px crops, the shipped stack check 128 px: each is
+    calibrated and checked on crops of its own size."""
+    from datasets.synth import write_dataset
+    from vision.detector import WEIGHTS_DIR
+    from vision.quantize import crop_size, quantize_weights
+
+    weights = tmp_path / "weights"
+    shutil.copytree(WEIGHTS_DIR, weights)
+    assert (crop_size(weights / "classifier.onnx"), crop_size(weights / "stack_check.onnx")) == (
+        96,
+        128,
+    )
+    data = write_dataset(tmp_path / "data", images=10, seed=5, size=640, workers=1, progress=False)
+    agreement = quantize_weights(weights, [data])
+    assert set(agreement) == {"classifier", "stack_check"}
+    assert all(share >= 0.9 for share in agreement.values()), agreement
