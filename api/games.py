@@ -492,7 +492,7 @@ def upload_photo(
     try:
         photo, detections = reading.result()
         # The player count settles a doubtful stack before a reviewer sees the boxes.
-        detections, notes = settle_hand_size(detections, len(game.players))
+        detections, _, notes = settle_hand_size(detections, len(game.players))
         width, height = photo.original_size
         row = Photo(
             collection_id=collection.id,

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 
 import numpy as np
 
 from vision.detections import Detections
 from vision.photo import Photo
-from vision.reading import Reading, read_tally, settle_hand_size
+from vision.reading import Reading, settle_hand_size
 
 Detector = Callable[[np.ndarray], Detections]
 
@@ -23,9 +22,7 @@ def read_detections(detections: Detections, *, players: int | None = None) -> Re
     """The reading of the detector's own detections: the tally, with the hand size settling
     a doubtful stack when the player count is known (reading.settle_hand_size). A
     reviewer's boxes go to read_tally alone."""
-    settled, notes = settle_hand_size(detections, players)
-    reading = read_tally(settled, players=players)
-    return dataclasses.replace(reading, warnings=[*reading.warnings, *notes])
+    return settle_hand_size(detections, players).reading
 
 
 def read_photo(photo: Photo, detector: Detector, *, players: int | None = None) -> Reading:

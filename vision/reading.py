@@ -19,6 +19,7 @@ for cards turned up to about 15 degrees.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from collections import Counter
@@ -162,7 +163,15 @@ def read_tally(
     )
 
 
-def settle_hand_size(detections: Detections, players: int | None) -> tuple[Detections, list[str]]:
+class Settled(NamedTuple):
+    """The detector's detections after the hand size had its say, and their reading."""
+
+    detections: Detections  # one doubtful stack's box relabelled as its nigiri, or as found
+    reading: Reading  # read_tally of `detections`, the notes last among its warnings
+    notes: list[str]  # what the hand size changed, for the reviewer
+
+
+def settle_hand_size(detections: Detections, players: int | None) -> Settled:
     """The detector's detections with one doubtful stack read as its plain nigiri, and a
     note saying so, where a collection has one card too many for the hand.
 
@@ -173,11 +182,10 @@ def settle_hand_size(detections: Detections, players: int | None) -> tuple[Detec
     least confident where there are several, when that makes the hand right. For the
     detector's boxes only: a reviewer's stacks are the reviewer's.
     """
-    if players not in HAND_SIZE:
-        return detections, []
+    hand = HAND_SIZE.get(players) if players is not None else None
     reading = read_tally(detections, players=players)
-    if reading.cards != HAND_SIZE[players] + 1 or not reading.lone_stacks:
-        return detections, []
+    if hand is None or reading.cards != hand + 1 or not reading.lone_stacks:
+        return Settled(detections, reading, [])
     confidence = reading.detections.confidence
     doubtful = min(reading.lone_stacks, key=lambda i: float(confidence[i]))
     index = int(reading.source[doubtful])
@@ -185,13 +193,15 @@ def settle_hand_size(detections: Detections, players: int | None) -> tuple[Detec
     class_id = detections.class_id.copy()
     class_id[index] = label_id(nigiri)
     settled = Detections(detections.xyxy, detections.confidence, class_id)
-    if read_tally(settled, players=players).cards != HAND_SIZE[players]:
-        return detections, []
-    note = (
+    settled_reading = read_tally(settled, players=players)
+    if settled_reading.cards != hand:
+        return Settled(detections, reading, [])
+    notes = [
         f"one {nigiri} read as plain, not on a wasabi: no wasabi shows under it and the "
         f"hand had one card too many"
-    )
-    return settled, [note]
+    ]
+    warnings = [*settled_reading.warnings, *notes]
+    return Settled(settled, dataclasses.replace(settled_reading, warnings=warnings), notes)
 
 
 def count_tally(labels: Sequence[str], stacks: Iterable[tuple[int, int]]) -> dict[str, int]:
