@@ -26,6 +26,7 @@ CROP = 96
 CLASSES: tuple[str, ...] = (*CARD_KINDS, "none")  # "none": not a card (clutter, table)
 NONE_ID = len(CLASSES) - 1
 PAD = 0.06  # context around a box, as a share of its size
+SQUEEZE = 32  # channels per cell the crop networks' head reads
 
 
 def crop_boxes(
@@ -97,9 +98,9 @@ def build_network(classes: int = len(CLASSES), size: int = CROP) -> torch.nn.Mod
             # No global pooling: the kind is the banner at the TOP of the crop (a covered
             # card's strip also shows the next card's banner at its bottom), so the head
             # keeps where things are.
-            self.squeeze = nn.Sequential(nn.Conv2d(160, 32, 1), nn.ReLU(inplace=True))
+            self.squeeze = nn.Sequential(nn.Conv2d(160, SQUEEZE, 1), nn.ReLU(inplace=True))
             cells = size // 16  # four stride-2 blocks: 6 x 6 at 96 px
-            self.head = nn.Sequential(nn.Dropout(0.2), nn.Linear(32 * cells * cells, classes))
+            self.head = nn.Sequential(nn.Dropout(0.2), nn.Linear(SQUEEZE * cells * cells, classes))
 
         def forward(self, x: torch.Tensor) -> torch.Tensor:
             return self.head(torch.flatten(self.squeeze(self.features(x)), 1))
@@ -265,10 +266,10 @@ def _head_resized(state: dict[str, Any], shape: tuple[int, ...]) -> dict[str, An
     weight = state["head.1.weight"]
     if tuple(weight.shape) == tuple(shape):
         return state
-    classes, channels = weight.shape[0], 32
-    old = round((weight.shape[1] / channels) ** 0.5)
-    new = round((shape[1] / channels) ** 0.5)
-    grid = weight.reshape(classes, channels, old, old)
+    classes = weight.shape[0]
+    old = round((weight.shape[1] / SQUEEZE) ** 0.5)
+    new = round((shape[1] / SQUEEZE) ** 0.5)
+    grid = weight.reshape(classes, SQUEEZE, old, old)
     resized = torch.nn.functional.interpolate(grid, size=(new, new), mode="bilinear")
     # The same evidence spread over more cells: scaled to keep the logits' size.
     return {**state, "head.1.weight": resized.reshape(classes, -1) * (old * old) / (new * new)}
