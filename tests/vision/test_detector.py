@@ -78,6 +78,21 @@ def test_fast_path_matches_ultralytics_predict(scenes: list) -> None:
         np.testing.assert_allclose(our_scores[order_ours], their_scores[order_theirs], atol=2e-3)
 
 
+def test_the_same_reading_done_the_plain_way_reads_the_same_tallies(
+    scenes: list, tmp_path: Path
+) -> None:
+    """bench_detect's like-for-like baseline (full decode, ultralytics for each look, the
+    crop networks' float weights under torch) is the fast path's reading: same tallies."""
+    from benchmarks.bench_detect import plain_reader
+
+    read_plainly = plain_reader(model_info())
+    detector = load_detector()
+    for n, scene in enumerate(scenes[:6]):
+        path = tmp_path / f"photo{n}.jpg"
+        path.write_bytes(scene.jpeg)
+        assert read_plainly(path).tally == read_photo(load_photo(scene.jpeg), detector).tally
+
+
 def test_letterbox_with_a_stride_pads_each_side_to_a_multiple_of_it() -> None:
     image = np.zeros((300, 400, 3), np.uint8)
     padded, r, (left, top) = letterbox(image, 416, stride=32)
