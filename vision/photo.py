@@ -252,7 +252,11 @@ def _ends_its_scan(data: bytes) -> bool:
     slower Pillow decode, which also holds the GIL for most of its time (36 against 30 ms
     alone; 302 against 40 ms beside a busy Python thread, as in the service).
     """
-    return data.rfind(b"\xff\xd9") > data.rfind(b"\xff\xda") >= 0
+    # Said as "no SOS after the last EOI, one before it": both searches stop near where
+    # the markers are (the headers, the file's end) instead of scanning the whole
+    # entropy-coded scan backwards for an SOS (0.5 ms on a 12 MP photo).
+    end = data.rfind(b"\xff\xd9")
+    return end >= 0 and data.find(b"\xff\xda", end) < 0 and 0 <= data.find(b"\xff\xda") < end
 
 
 def _decode_with_pillow(header: Image.Image) -> np.ndarray:

@@ -207,6 +207,23 @@ def test_a_whole_jpeg_takes_the_fast_decode_with_or_without_a_trailer(
     assert_upright(load_photo(buffer.tobytes() + trailer))
 
 
+def test_a_jpeg_cut_in_its_scan_is_truncated_though_a_whole_thumbnail_precedes_it() -> None:
+    """A thumbnail in the header has its own SOS and EOI markers; only the main image's
+    scan decides whether the file is whole."""
+    ok, thumbnail = cv2.imencode(".jpg", cv2.resize(upright_scene(), (64, 48)))
+    ok_main, main = cv2.imencode(".jpg", upright_scene())
+    assert ok and ok_main
+    segment = b"THUMB\x00" + thumbnail.tobytes()
+    app2 = b"\xff\xe2" + (len(segment) + 2).to_bytes(2, "big") + segment
+    whole = main.tobytes()[:2] + app2 + main.tobytes()[2:]
+    cut = whole[: len(whole) - len(main) // 3]
+    assert photo_module._ends_its_scan(whole) and not photo_module._ends_its_scan(cut)
+    assert_upright(load_photo(whole))
+    with pytest.raises(PhotoError) as caught:
+        load_photo(cut)
+    assert caught.value.reason == "truncated"
+
+
 def test_large_png_is_area_reduced() -> None:
     scene = cv2.resize(upright_scene(), (2500, 1875), interpolation=cv2.INTER_NEAREST)
     result = load_photo(encode(scene, "PNG"))
