@@ -38,12 +38,12 @@ _photo_workers = ThreadPoolExecutor(max_workers=4, thread_name_prefix="photo")
 def detect_in_background(
     decode: Callable[[], Photo], detector: Detector
 ) -> Future[tuple[Photo, Detections]]:
-    """Start decoding and detecting a photo; `.result()` gives both, or raises what the
+    """Start decoding and detecting a photo; `.result()` gives both (the photo turned where
+    its cards did not stand upright: vision.pipeline.detect_photo), or raises what the
     decode raised (a PhotoError is the client's 4xx)."""
 
     def work() -> tuple[Photo, Detections]:
-        photo = decode()
-        return photo, detect_photo(photo, detector)
+        return detect_photo(decode(), detector)
 
     return _photo_workers.submit(work)
 

@@ -45,6 +45,8 @@ from scoring import (
 )
 from vision.detections import Detections
 from vision.photo import Photo as DecodedPhoto
+from vision.photo import turned_file
+from vision.pipeline import turn_note
 from vision.reading import settle_hand_size
 
 ROUND_OPEN = "open"
@@ -491,8 +493,18 @@ def upload_photo(
     staged = store.stage_photo(data, digest=digest)
     try:
         photo, detections = reading.result()
+        if photo.turn:
+            # Read turned (its cards were not upright): the file kept is the photo so
+            # turned, so that its boxes, the review page and an export all agree.
+            staged.discard()
+            width, height = photo.original_size
+            data = turned_file(data, photo.turn, max_pixels=width * height)
+            digest = sha256_hex(data)
+            staged = store.stage_photo(data, digest=digest)
         # The player count settles a doubtful stack before a reviewer sees the boxes.
         detections, _, notes = settle_hand_size(detections, len(game.players))
+        if photo.turn:
+            notes = [*notes, turn_note(photo.turn)]
         width, height = photo.original_size
         row = Photo(
             collection_id=collection.id,

@@ -197,6 +197,11 @@ class DetectResponse(BaseModel):
     cards: int
     detections: list[DetectionPublic]
     warnings: list[str]
+    turned: Literal[0, 90, 180, 270] = Field(
+        default=0,
+        description="degrees clockwise the photo was turned to read its cards upright "
+        "(a phone held flat may tag a photo the wrong way up); boxes are in the photo so turned",
+    )
 
 
 # --- form fields sent beside a photo (multipart; read by api.uploads.receive_photo) ----

@@ -107,9 +107,11 @@ def run_detect(args: argparse.Namespace) -> int:
     if args.annotate:
         from vision.annotate import annotate, encode_jpeg
 
-        # Boxes are in the original photo's pixels; draw on the decoded image.
+        # Boxes are in the original photo's pixels, turned as it was read; draw on the
+        # decoded image so turned.
         shown = dataclasses.replace(reading, detections=reading.detections.scaled(1 / photo.scale))
-        args.annotate.write_bytes(encode_jpeg(annotate(photo.image, shown)))
+        image = photo.turned(reading.turn).image
+        args.annotate.write_bytes(encode_jpeg(annotate(image, shown)))
     if args.json:
         json.dump(reading.to_json(), sys.stdout)
         print()

@@ -138,7 +138,7 @@ def evaluate(
     for n, item in enumerate(items):
         start = time.perf_counter()
         photo = load_photo_file(item.image)
-        detections = detect_photo(photo, detector)
+        _, detections = detect_photo(photo, detector)
         reading = read_detections(detections, players=item.truth["players"])
         seconds = time.perf_counter() - start
         report.photos.append(

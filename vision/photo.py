@@ -62,11 +62,15 @@ class Photo:
     original_size: (width, height) of the full-resolution photo, upright.
     scale: original pixels per decoded pixel (>= 1); multiply coordinates found in
         `image` by it to get coordinates in the original photo.
+    turn: quarter turns clockwise given to the photo on top of its EXIF orientation,
+        where its cards did not stand upright (vision/pipeline.py); image and
+        original_size are of the photo so turned.
     """
 
     image: np.ndarray
     original_size: tuple[int, int]
     scale: float
+    turn: int = 0
 
     def __post_init__(self) -> None:
         if self.image.ndim != 3 or self.image.shape[2] != 3 or self.image.dtype != np.uint8:
@@ -75,6 +79,21 @@ class Photo:
             )
         if self.scale < 1:
             raise ValueError(f"scale must be >= 1, got {self.scale}")
+        if self.turn not in range(4):
+            raise ValueError(f"turn must be 0-3 quarter turns, got {self.turn}")
+
+    def turned(self, quarters: int) -> Photo:
+        """This photo turned clockwise by `quarters` more quarter turns."""
+        quarters %= 4
+        if not quarters:
+            return self
+        width, height = self.original_size
+        return Photo(
+            image=turn_image(self.image, quarters),
+            original_size=(height, width) if quarters % 2 else (width, height),
+            scale=self.scale,
+            turn=(self.turn + quarters) % 4,
+        )
 
 
 def load_photo(
@@ -151,6 +170,24 @@ def orient(image: np.ndarray, orientation: int) -> np.ndarray:
     if flip_cols:
         image = image[:, ::-1]
     return np.ascontiguousarray(image)
+
+
+def turn_image(image: np.ndarray, quarters: int) -> np.ndarray:
+    """The image turned clockwise by `quarters` quarter turns (exact: no resampling)."""
+    return np.ascontiguousarray(np.rot90(image, -quarters))
+
+
+def turned_file(data: bytes, quarters: int, *, max_pixels: int = 50_000_000) -> bytes:
+    """A photo file as a JPEG of its full-resolution pixels, upright by its EXIF tag and
+    then turned clockwise by `quarters` quarter turns: what the service keeps of a photo
+    whose cards were read turned, so that its boxes and the file agree."""
+    photo = load_photo(data, max_bytes=len(data), max_pixels=max_pixels, min_long_side=1 << 30)
+    ok, encoded = cv2.imencode(
+        ".jpg", turn_image(photo.image, quarters), [cv2.IMWRITE_JPEG_QUALITY, 95]
+    )
+    if not ok:
+        raise PhotoError("unsupported", "the turned photo could not be encoded as JPEG")
+    return encoded.tobytes()
 
 
 def jpeg_reduction(width: int, height: int, min_long_side: int) -> int:

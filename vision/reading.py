@@ -100,6 +100,8 @@ class Reading:
     lone_stacks: indices into `detections` of stack boxes with no wasabi box found under
         them (a stack on the stack check's word, or a reviewer's, alone).
     source: for each of `detections`, its index in the detections that were read.
+    turn: quarter turns clockwise the photo was given to read its cards upright
+        (vision/pipeline.py); the boxes are in the photo so turned.
     """
 
     tally: dict[str, int]
@@ -109,14 +111,17 @@ class Reading:
     cards: int = 0
     lone_stacks: list[int] = field(default_factory=list)
     source: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    turn: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        """The body of POST /api/v1/detect (design.md)."""
+        """The body of POST /api/v1/detect (design.md), with `turned`: the degrees
+        clockwise the photo was turned to read it (0 nearly always)."""
         return {
             "tally": {key: int(self.tally.get(key, 0)) for key in TALLY_KEYS},
             "cards": int(self.cards),
             "detections": self.detections.to_records(),
             "warnings": list(self.warnings),
+            "turned": 90 * self.turn,
         }
 
 

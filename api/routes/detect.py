@@ -26,7 +26,8 @@ def detect(upload: DetectUploadDep, settings: SettingsDep, detector: DetectorDep
     """Detect the cards in a photo (multipart: `image`, optional `players`, which checks
     the hand size) and read them as a tally; nothing is stored.
 
-    Boxes are in the pixels of the photo as uploaded (after its EXIF rotation).
+    Boxes are in the pixels of the photo as uploaded (after its EXIF rotation), turned
+    clockwise by `turned` degrees where its cards did not stand upright.
     """
     form = upload.valid()
     photo = decode_photo(

@@ -30,8 +30,8 @@ def test_detect_returns_design_md_body(client: TestClient, detector: FakeDetecto
     )
     assert response.status_code == 200, response.text
     body = response.json()
-    assert set(body) == {"tally", "cards", "detections", "warnings"}
-    assert body["tally"]["tempura"] == 2 and body["cards"] == 4
+    assert set(body) == {"tally", "cards", "detections", "warnings", "turned"}
+    assert body["tally"]["tempura"] == 2 and body["cards"] == 4 and body["turned"] == 0
     assert len(body["tally"]) == 15
     assert body["detections"][0] == {
         "label": "tempura",

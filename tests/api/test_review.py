@@ -251,7 +251,9 @@ def test_a_round_recorded_during_detection_takes_no_upload(
     version = table.collection(1, 1)["version"]
 
     def recording_detector(image: Any) -> Any:
-        assert table.record(1, accept_problems=True).status_code == 200
+        # Once: finding nothing, the pipeline also tries the photo turned (three calls).
+        if not detector.calls:
+            assert table.record(1, accept_problems=True).status_code == 200
         return detector(image)
 
     table.client.app.dependency_overrides[get_detector] = lambda: recording_detector  # type: ignore[attr-defined]

@@ -30,7 +30,7 @@ def test_detect_json_prints_the_api_body_and_annotates(
     out = tmp_path / "annotated.jpg"
     assert main(["detect", str(photo), "--json", "--players", "3", "--annotate", str(out)]) == 0
     body = json.loads(capsys.readouterr().out)
-    assert set(body) == {"tally", "cards", "detections", "warnings"}
+    assert set(body) == {"tally", "cards", "detections", "warnings", "turned"}
     assert list(body["tally"]) == list(TALLY_KEYS)
     assert body["cards"] == sum(body["tally"].values()) + sum(
         body["tally"][k] for k in ("egg_on_wasabi", "salmon_on_wasabi", "squid_on_wasabi")

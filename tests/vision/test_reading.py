@@ -741,7 +741,8 @@ def test_empty_detections() -> None:
 def test_to_json_is_the_detect_body() -> None:
     reading = read_tally(Table().stack("squid", 50, 50).card("tempura", 150, 50).detections())
     body = reading.to_json()
-    assert list(body) == ["tally", "cards", "detections", "warnings"]
+    assert list(body) == ["tally", "cards", "detections", "warnings", "turned"]
+    assert body["turned"] == 0
     assert list(body["tally"]) == list(TALLY_KEYS)
     assert body["tally"]["squid_on_wasabi"] == 1 and body["cards"] == 3
     assert [d["label"] for d in body["detections"]] == ["wasabi", "squid", "tempura"]

@@ -1,0 +1,79 @@
+"""A photo whose cards lie sideways or upside down (a phone held flat tags it the wrong way
+up) is read turned: /detect says by how much, and a game keeps the photo so turned."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import cv2
+import numpy as np
+from fastapi.testclient import TestClient
+
+from tests.api.conftest import FakeDetector, Table, boxes_for, make_photo
+
+LABELS = [
+    "tempura", "tempura", "sashimi", "dumpling", "pudding", "maki_2", "egg", "squid", "wasabi",
+]  # fmt: skip
+
+
+def _register_sideways(detector: FakeDetector) -> list[dict[str, Any]]:
+    """The fake finds doubtful cards in the 900 x 700 photo as sent, and confident ones
+    in it turned a quarter either way (700 x 900): a photo whose cards lay sideways."""
+    doubtful = [{**record, "confidence": 0.5} for record in boxes_for(LABELS)]
+    upright = boxes_for(LABELS, width=700, height=900)
+    detector.register((900, 700), doubtful)
+    detector.register((700, 900), upright)
+    return upright
+
+
+def _marked_photo() -> bytes:
+    """900 x 700, its top-left corner red: where that corner goes shows the turn."""
+    image = cv2.imdecode(np.frombuffer(make_photo((900, 700)), np.uint8), cv2.IMREAD_COLOR)
+    image[:60, :60] = (0, 0, 255)
+    ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    assert ok
+    return encoded.tobytes()
+
+
+def test_detect_reads_a_sideways_photo_turned_and_says_so(
+    client: TestClient, detector: FakeDetector
+) -> None:
+    upright = _register_sideways(detector)
+    response = client.post(
+        "/api/v1/detect", files={"image": ("cards.jpg", _marked_photo(), "image/jpeg")}
+    )
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["turned"] == 90
+    assert body["cards"] == len(LABELS)
+    assert [d["box"] for d in body["detections"]] == [
+        [float(v) for v in record["box"]] for record in upright
+    ]
+    assert any("read turned 90° clockwise" in warning for warning in body["warnings"])
+
+
+def test_a_game_keeps_a_sideways_photo_turned_with_its_boxes_and_a_note(
+    table: Table, detector: FakeDetector
+) -> None:
+    _register_sideways(detector)
+    sent = _marked_photo()
+    response = table.upload(1, 1, sent)
+    assert response.status_code == 201, response.text
+    draft = response.json()
+    photo = draft["photo"]
+    assert (photo["width"], photo["height"]) == (700, 900)
+    assert photo["sha256"] != hashlib.sha256(sent).hexdigest()
+    assert any("read turned 90° clockwise" in warning for warning in draft["warnings"])
+    assert draft["cards"] == len(LABELS)
+
+    kept = table.client.get(photo["image_url"]).content
+    assert hashlib.sha256(kept).hexdigest() == photo["sha256"]
+    image = cv2.imdecode(np.frombuffer(kept, np.uint8), cv2.IMREAD_COLOR)
+    assert image.shape == (900, 700, 3)
+    assert image[20, -20, 2] > 200 and image[20, 20, 2] < 200  # the red corner: top right
+    # The reviewed photo is drawn from the kept file, at its size.
+    annotated = table.client.get(f"{table.collection_url(1, 1)}/annotated.jpg")
+    assert annotated.status_code == 200
+    drawn = cv2.imdecode(np.frombuffer(annotated.content, np.uint8), cv2.IMREAD_COLOR)
+    assert drawn.shape[0] > drawn.shape[1]

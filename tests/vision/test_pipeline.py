@@ -1,0 +1,131 @@
+"""A photo whose cards do not stand upright is read turned (vision/pipeline.py)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from datasets.faces import FacePool
+from datasets.scene import make_scene
+from vision.detections import Detections
+from vision.detector import load_detector
+from vision.photo import Photo, load_photo, turn_image, turned_file
+from vision.pipeline import TURN_FLOOR, detect_photo, read_photo
+
+WIDTH, HEIGHT = 120, 80
+
+
+def photo_of(image: np.ndarray, scale: float = 2.0) -> Photo:
+    height, width = image.shape[:2]
+    return Photo(image, (round(width * scale), round(height * scale)), scale)
+
+
+def marked_image() -> np.ndarray:
+    """An image whose top-left corner is red: which way up it lies shows there."""
+    image = np.zeros((HEIGHT, WIDTH, 3), np.uint8)
+    image[:10, :10] = (0, 0, 255)
+    return image
+
+
+class UprightOnly:
+    """Reads cards confidently only when the red corner is top left (upright); any other
+    way up, it finds `turned_reading` (a confidence per box) in whatever image it gets."""
+
+    def __init__(self, upright: float = 0.9, turned: tuple[float, ...] = (0.5, 0.4)) -> None:
+        self.upright, self.turned, self.calls = upright, turned, 0
+
+    def __call__(self, image: np.ndarray) -> Detections:
+        self.calls += 1
+        upright = image[2, 2, 2] == 255 and image[2, 2, 0] == 0
+        scores = (self.upright,) * 3 if upright else self.turned
+        boxes = [[10.0 * i, 20.0, 10.0 * i + 8, 30.0] for i in range(len(scores))]
+        return Detections(np.array(boxes).reshape(-1, 4), np.array(scores), [0] * len(scores))
+
+
+def test_turning_a_photo_turns_its_image_and_size_and_adds_up() -> None:
+    photo = photo_of(marked_image())
+    quarter = photo.turned(1)
+    assert quarter.image.shape == (WIDTH, HEIGHT, 3)
+    assert quarter.original_size == (2 * HEIGHT, 2 * WIDTH) and quarter.turn == 1
+    assert quarter.image[2, -3, 2] == 255  # the top-left corner went top right
+    back = quarter.turned(3)
+    assert back.turn == 0 and back.original_size == photo.original_size
+    np.testing.assert_array_equal(back.image, photo.image)
+    assert photo.turned(4) is photo
+    with pytest.raises(ValueError, match="turn"):
+        Photo(photo.image, photo.original_size, 1.0, turn=4)
+
+
+@pytest.mark.parametrize("quarters", [1, 2, 3])
+def test_a_photo_whose_cards_are_not_upright_is_read_turned_back(quarters: int) -> None:
+    image = turn_image(marked_image(), quarters)  # as the phone's tag left it
+    detector = UprightOnly()
+    seen, detections = detect_photo(photo_of(image), detector)
+    assert seen.turn == (4 - quarters) % 4
+    assert seen.image[2, 2, 2] == 255  # upright again
+    assert detector.calls == 4  # as found, then the three other turns
+    np.testing.assert_allclose(detections.confidence, 0.9)
+    assert detections.xyxy[0, 2] == 8 * seen.scale  # boxes in the original pixels
+
+
+def test_a_confident_reading_is_never_turned_nor_tried_turned() -> None:
+    detector = UprightOnly()
+    seen, _ = detect_photo(photo_of(marked_image()), detector)
+    assert seen.turn == 0 and detector.calls == 1
+
+
+@pytest.mark.parametrize(
+    ("upright", "turned"),
+    [
+        (0.75, (0.76,)),  # better, but by less than the margin
+        (0.0, (TURN_FLOOR - 0.05,) * 9),  # nothing upright, and little sideways
+    ],
+)
+def test_a_turn_must_read_clearly_better_and_well_to_be_kept(
+    upright: float, turned: tuple[float, ...]
+) -> None:
+    # The upright image gets `upright` (no boxes at 0), every turned one `turned`.
+    class Doubtful(UprightOnly):
+        def __call__(self, image: np.ndarray) -> Detections:
+            found = super().__call__(image)
+            if self.calls == 1:
+                n = 3 if upright else 0
+                return Detections(found.xyxy[:n], np.full(n, upright), found.class_id[:n])
+            return found
+
+    seen, _ = detect_photo(photo_of(marked_image()), Doubtful(turned=turned))
+    assert seen.turn == 0
+
+
+def test_turned_file_keeps_every_pixel_of_the_photo_turned() -> None:
+    image = np.zeros((300, 400, 3), np.uint8)
+    image[:40, :60] = (0, 0, 255)
+    ok, encoded = cv2.imencode(".png", image)
+    assert ok
+    turned = load_photo(turned_file(encoded.tobytes(), 1))
+    assert turned.image.shape == (400, 300, 3) and turned.scale == 1.0
+    assert turned.image[5, -5, 2] > 200 and turned.image[5, 5, 2] < 50
+
+
+@pytest.fixture(scope="module")
+def scene() -> object:
+    rng = np.random.default_rng(24_680)  # a seed no training set uses
+    return make_scene(rng, FacePool.rendered(13_579, per_kind=2), size=1280)
+
+
+@pytest.mark.parametrize("quarters", [1, 2])
+def test_the_shipped_detector_reads_a_turned_photo_as_the_upright_one(
+    scene: object, quarters: int
+) -> None:
+    detector = load_detector()
+    upright = read_photo(load_photo(scene.jpeg), detector)
+    assert upright.turn == 0
+    image = turn_image(cv2.imdecode(np.frombuffer(scene.jpeg, np.uint8), 1), quarters)
+    ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    assert ok
+    reading = read_photo(load_photo(encoded.tobytes()), detector)
+    assert reading.turn == 4 - quarters
+    assert reading.tally == upright.tally == scene.tally()
+    assert any("read turned" in warning for warning in reading.warnings)
+    assert reading.to_json()["turned"] == 90 * (4 - quarters)
