@@ -10,7 +10,7 @@ from datasets.faces import FacePool
 from datasets.scene import make_scene
 from vision.detections import Detections
 from vision.detector import load_detector
-from vision.photo import Photo, load_photo, turn_image, turned_file
+from vision.photo import Photo, balanced, load_photo, turn_image, turned_file, white_gains
 from vision.pipeline import TURN_FLOOR, detect_photo, read_photo
 
 WIDTH, HEIGHT = 120, 80
@@ -129,3 +129,46 @@ def test_the_shipped_detector_reads_a_turned_photo_as_the_upright_one(
     assert reading.tally == upright.tally == scene.tally()
     assert any("read turned" in warning for warning in reading.warnings)
     assert reading.to_json()["turned"] == 90 * (4 - quarters)
+
+
+# --- light of another colour (vision/photo.py, "White patch") -----------------------------
+
+
+def warm_light(image: np.ndarray, red: float = 1.25, blue: float = 0.6) -> np.ndarray:
+    return np.clip(image * np.array([blue, 1.0, red]), 0, 255).astype(np.uint8)
+
+
+def test_white_gains_make_the_cards_whites_neutral_whatever_the_table() -> None:
+    image = np.zeros((200, 300, 3), np.uint8)
+    image[:] = (40, 200, 60)  # a bright green felt filling the frame
+    image[50:150, 100:170] = (80, 160, 200)  # a card's face colour
+    image[50:150, 100:106] = (255, 255, 255)  # and its white border
+    image[50:56, 100:170] = (255, 255, 255)
+    image[144:150, 100:170] = (255, 255, 255)
+    image[50:150, 164:170] = (255, 255, 255)
+    lamp = warm_light(image, red=1.0, blue=0.7)  # whites now (178, 255, 255)
+    box = np.array([[100, 50, 170, 150]])
+    gains = white_gains(lamp, box)
+    white = balanced(lamp, gains)[52, 102].astype(int)
+    assert white.max() - white.min() <= 3, white
+    np.testing.assert_array_equal(white_gains(image, box), 1.0)  # white already
+    np.testing.assert_array_equal(white_gains(lamp, np.zeros((0, 4))), 1.0)  # no cards
+    np.testing.assert_array_equal(white_gains(lamp, np.array([[100, 50, 110, 60]])), 1.0)
+    assert balanced(image, np.ones(3)) is image
+
+
+@pytest.fixture(scope="module")
+def scenes() -> list:
+    rng = np.random.default_rng(97_531)  # a seed no training set uses
+    faces = FacePool.rendered(8_642, per_kind=2)
+    return [make_scene(rng, faces, size=1280) for _ in range(10)]
+
+
+def test_the_shipped_detector_reads_photos_under_a_lamps_warm_light(scenes: list) -> None:
+    detector = load_detector()
+    exact = 0
+    for scene in scenes:
+        image = warm_light(load_photo(scene.jpeg).image)
+        photo = Photo(image, (image.shape[1], image.shape[0]), 1.0)
+        exact += read_photo(photo, detector).tally == scene.tally()
+    assert exact >= len(scenes) - 1, f"{exact}/{len(scenes)}"
