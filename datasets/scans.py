@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from pathlib import Path
 
 import cv2
@@ -51,8 +52,14 @@ def read_photo(path: Path) -> np.ndarray:
         register_heif_opener()
     except ImportError:  # pragma: no cover - optional
         pass
+    # Importing ultralytics (training, in the same process) replaces Image.open with a
+    # wrapper that tries to pip-install a HEIF plugin for any file PIL cannot identify;
+    # a file that is not an image must stay the ValueError below.
+    patches = sys.modules.get("ultralytics.utils.patches")
+    original = getattr(patches, "_image_open", None)
+    open_image = original if callable(original) else Image.open
     try:
-        with Image.open(path) as opened:
+        with open_image(path) as opened:
             upright = ImageOps.exif_transpose(opened).convert("RGB")
     except UnidentifiedImageError as error:
         raise ValueError(f"{path} is not an image this tool can read") from error
