@@ -108,6 +108,23 @@ def test_turned_file_keeps_every_pixel_of_the_photo_turned() -> None:
     assert turned.image[5, -5, 2] > 200 and turned.image[5, 5, 2] < 50
 
 
+def test_turned_file_turns_a_photo_after_its_exif_orientation() -> None:
+    import io
+
+    from PIL import Image
+
+    upright = np.zeros((300, 400, 3), np.uint8)
+    upright[:40, :60] = (0, 0, 255)  # red, top left once upright
+    stored = np.ascontiguousarray(np.rot90(upright, 1))  # tag 6: turn 90° clockwise to show
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    buffer = io.BytesIO()
+    Image.fromarray(stored[..., ::-1]).save(buffer, format="JPEG", quality=95, exif=exif)
+    turned = load_photo(turned_file(buffer.getvalue(), 2))  # then upside down
+    assert turned.image.shape == (300, 400, 3)
+    assert turned.image[-5, -5, 2] > 200 and turned.image[5, 5, 2] < 50
+
+
 @pytest.fixture(scope="module")
 def scene() -> object:
     rng = np.random.default_rng(24_680)  # a seed no training set uses
