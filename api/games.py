@@ -493,11 +493,11 @@ def upload_photo(
     staged = store.stage_photo(data, digest=digest)
     try:
         photo, detections = reading.result()
+        width, height = photo.original_size
         if photo.turn:
             # Read turned (its cards were not upright): the file kept is the photo so
             # turned, so that its boxes, the review page and an export all agree.
             staged.discard()
-            width, height = photo.original_size
             data = turned_file(data, photo.turn, max_pixels=width * height)
             digest = sha256_hex(data)
             staged = store.stage_photo(data, digest=digest)
@@ -505,7 +505,6 @@ def upload_photo(
         detections, _, notes = settle_hand_size(detections, len(game.players))
         if photo.turn:
             notes = [*notes, turn_note(photo.turn)]
-        width, height = photo.original_size
         row = Photo(
             collection_id=collection.id,
             sha256=digest,
