@@ -29,21 +29,28 @@ class Detections:
     """N boxes in pixel coordinates of the photo they were found in.
 
     xyxy: (N, 4) float32, x1 y1 x2 y2; confidence: (N,) float32 in [0, 1];
-    class_id: (N,) int64, an index into vision.labels.LABELS.
+    class_id: (N,) int64, an index into vision.labels.LABELS;
+    wasabi_under: (N,) float32, the stack check's probability that a wasabi lies under
+        a nigiri's box (vision/stack_check.py); NaN where it was not asked (another kind,
+        a reviewer's box). Omitted: all NaN.
     """
 
     xyxy: np.ndarray
     confidence: np.ndarray
     class_id: np.ndarray
+    wasabi_under: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "xyxy", np.asarray(self.xyxy, dtype=np.float32).reshape(-1, 4))
         object.__setattr__(self, "confidence", np.asarray(self.confidence, dtype=np.float32))
         object.__setattr__(self, "class_id", np.asarray(self.class_id, dtype=np.int64))
         n = len(self.xyxy)
+        under = np.full(n, np.nan) if self.wasabi_under is None else self.wasabi_under
+        object.__setattr__(self, "wasabi_under", np.asarray(under, dtype=np.float32))
         _check("xyxy", self.xyxy, (n, 4))
         _check("confidence", self.confidence, (n,))
         _check("class_id", self.class_id, (n,))
+        _check("wasabi_under", self.wasabi_under, (n,))
         if n and (self.class_id.min() < 0 or self.class_id.max() >= len(LABELS)):
             raise ValueError(f"class_id must lie in [0, {len(LABELS)}), got {self.class_id}")
         if n and not np.all(self.xyxy[:, 2:] >= self.xyxy[:, :2]):
@@ -71,7 +78,15 @@ class Detections:
     def __getitem__(self, index: np.ndarray | slice | Sequence[int] | int) -> Detections:
         if isinstance(index, int):
             index = [index]
-        return Detections(self.xyxy[index], self.confidence[index], self.class_id[index])
+        return Detections(
+            self.xyxy[index], self.confidence[index], self.class_id[index], self.under[index]
+        )
+
+    @property
+    def under(self) -> np.ndarray:
+        """`wasabi_under`, typed as the array __post_init__ always makes it."""
+        assert self.wasabi_under is not None
+        return self.wasabi_under
 
     @property
     def labels(self) -> list[str]:
@@ -89,7 +104,11 @@ class Detections:
         ]
 
     def scaled(self, factor: float) -> Detections:
-        return Detections(self.xyxy * factor, self.confidence, self.class_id)
+        return Detections(self.xyxy * factor, self.confidence, self.class_id, self.under)
+
+    def relabelled(self, class_id: np.ndarray) -> Detections:
+        """The same boxes with other labels."""
+        return Detections(self.xyxy, self.confidence, class_id, self.under)
 
     @staticmethod
     def merge(parts: Sequence[Detections]) -> Detections:
@@ -99,4 +118,5 @@ class Detections:
             np.concatenate([p.xyxy for p in parts]),
             np.concatenate([p.confidence for p in parts]),
             np.concatenate([p.class_id for p in parts]),
+            np.concatenate([p.under for p in parts]),
         )

@@ -273,9 +273,11 @@ class CardDetector:
         confidence = scores * probs[np.arange(len(kind)), kind]
         boxes, confidence, labels = boxes[card], confidence[card], _CLASS_TO_LABEL[kind[card]]
         nigiri = np.flatnonzero(np.isin(labels, _NIGIRI_IDS))
-        stacked = nigiri[self.on_wasabi(image, boxes[nigiri]) >= MIN_PROBABILITY]
+        under = np.full(len(boxes), np.nan, np.float32)
+        under[nigiri] = self.on_wasabi(image, boxes[nigiri])
+        stacked = nigiri[under[nigiri] >= MIN_PROBABILITY]
         labels[stacked] = _STACK_OF[labels[stacked]]
-        return Detections(boxes, confidence, labels)
+        return Detections(boxes, confidence, labels, under)
 
 
 def zoom_size(imgsz: int, stride: int | None) -> int:

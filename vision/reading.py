@@ -35,6 +35,11 @@ from vision.detections import Detections
 from vision.labels import STACK_LABELS, label_id
 
 WASABI: Final[str] = "wasabi"
+STACK_OF_NIGIRI: Final[dict[str, str]] = {nigiri: stack for stack, nigiri in STACKS.items()}
+# settle_hand_size: with the hand one card short, a plain nigiri the stack check gave at
+# least these odds of a wasabi under it is read as the stack (its own even odds; the
+# detector calls a stack alone at stack_check.MIN_PROBABILITY).
+LEANS_ON_WASABI: Final[float] = 0.5
 
 # Duplicate suppression: two boxes are one card when they overlap this much ...
 SAME_CARD_IOU: Final[float] = 0.6
@@ -177,36 +182,65 @@ class Settled(NamedTuple):
 
 
 def settle_hand_size(detections: Detections, players: int | None) -> Settled:
-    """The detector's detections with one doubtful stack read as its plain nigiri, and a
-    note saying so, where a collection has one card too many for the hand.
+    """The detector's detections with one stack settled by the hand size, and a note
+    saying so, where a collection has one card too many or too few for the hand.
 
     card-spec: a collection holds exactly the hand size, a wasabi under a nigiri counted
     as a card. The stack check's commonest mistake is a plain nigiri called "on a wasabi"
     below another yellow card of a column; its stack then adds a wasabi no box shows, and
     the hand one card too many. So a stack with no wasabi box found under it goes, the
-    least confident where there are several, when that makes the hand right. For the
-    detector's boxes only: a reviewer's stacks are the reviewer's.
+    least confident where there are several, when that makes the hand right. The other
+    way, a stack whose wasabi strip was not found and which the check called "on a
+    wasabi" at less than its threshold leaves the hand one card short: then the plain
+    nigiri the check leaned most towards a wasabi (LEANS_ON_WASABI or more) is read as
+    the stack, when that makes the hand right. For the detector's boxes only: a
+    reviewer's stacks are the reviewer's.
     """
     hand = HAND_SIZE.get(players) if players is not None else None
     reading = read_tally(detections, players=players)
-    if hand is None or reading.cards != hand + 1 or not reading.lone_stacks:
+    if hand is None:
         return Settled(detections, reading, [])
-    confidence = reading.detections.confidence
-    doubtful = min(reading.lone_stacks, key=lambda i: float(confidence[i]))
-    index = int(reading.source[doubtful])
-    nigiri = STACKS[detections.labels[index]]
+    leaning = _leaning_nigiri(reading)
+    if reading.cards == hand + 1 and reading.lone_stacks:
+        confidence = reading.detections.confidence
+        doubtful = min(reading.lone_stacks, key=lambda i: float(confidence[i]))
+        index = int(reading.source[doubtful])
+        label = STACKS[detections.labels[index]]
+        note = (
+            f"one {label} read as plain, not on a wasabi: no wasabi shows under it and the "
+            f"hand had one card too many"
+        )
+    elif reading.cards == hand - 1 and leaning is not None:
+        index = int(reading.source[leaning])
+        nigiri = detections.labels[index]
+        label = STACK_OF_NIGIRI[nigiri]
+        note = (
+            f"one {nigiri} read as on a wasabi: the stack check leaned that way "
+            f"({float(detections.under[index]):.2f}) and the hand had one card too few"
+        )
+    else:
+        return Settled(detections, reading, [])
     class_id = detections.class_id.copy()
-    class_id[index] = label_id(nigiri)
-    settled = Detections(detections.xyxy, detections.confidence, class_id)
+    class_id[index] = label_id(label)
+    settled = detections.relabelled(class_id)
     settled_reading = read_tally(settled, players=players)
     if settled_reading.cards != hand:
         return Settled(detections, reading, [])
-    notes = [
-        f"one {nigiri} read as plain, not on a wasabi: no wasabi shows under it and the "
-        f"hand had one card too many"
+    warnings = [*settled_reading.warnings, note]
+    return Settled(settled, dataclasses.replace(settled_reading, warnings=warnings), [note])
+
+
+def _leaning_nigiri(reading: Reading) -> int | None:
+    """The plain nigiri (index into reading.detections, in no stack) the stack check gave
+    the highest probability of a wasabi under it, if that is LEANS_ON_WASABI or more."""
+    in_stack = {i for pair in reading.stacks for i in pair}
+    under = reading.detections.under
+    candidates = [
+        i
+        for i, label in enumerate(reading.detections.labels)
+        if label in NIGIRI and i not in in_stack and under[i] >= LEANS_ON_WASABI
     ]
-    warnings = [*settled_reading.warnings, *notes]
-    return Settled(settled, dataclasses.replace(settled_reading, warnings=warnings), notes)
+    return max(candidates, key=lambda i: float(under[i]), default=None)
 
 
 def count_tally(labels: Sequence[str], stacks: Iterable[tuple[int, int]]) -> dict[str, int]:

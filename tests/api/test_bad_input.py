@@ -185,7 +185,8 @@ def test_a_decoder_failing_unexpectedly_is_still_a_4xx(
     def patched_open(*args: object, **kwargs: object) -> None:
         raise ModuleNotFoundError("No module named 'pi_heif'")
 
-    monkeypatch.setattr("PIL.Image.open", patched_open)
+    # The opener vision.photo uses (PIL's own, or the one ultralytics kept of it).
+    monkeypatch.setattr("vision.photo._pillow_open", lambda: patched_open)
     response = client.post(
         "/api/v1/detect", files={"image": ("x.txt", b"plain text, not a photo", "text/plain")}
     )

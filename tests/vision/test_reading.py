@@ -24,7 +24,14 @@ from vision.boxes import intersections, pairwise_intersections
 from vision.detections import Detections
 from vision.labels import label_id
 from vision.pipeline import read_detections
-from vision.reading import Reading, read_tally, same_card, stack_fit, top_fragment
+from vision.reading import (
+    Reading,
+    read_tally,
+    same_card,
+    settle_hand_size,
+    stack_fit,
+    top_fragment,
+)
 
 CARD_W, CARD_H = 63.0, 88.0
 PX = 3.0  # label-map pixels per card unit
@@ -655,6 +662,55 @@ def test_of_two_lone_stacks_the_less_confident_is_settled() -> None:
     detections = spread(*FOUR_CARDS, ("salmon_on_wasabi", 0.7), ("squid_on_wasabi", 0.8))
     assert nonzero(read_detections(detections, players=5)) == {
         "tempura": 2, "sashimi": 1, "dumpling": 1, "salmon": 1, "squid_on_wasabi": 1,
+    }  # fmt: skip
+
+
+def leaning(detections: Detections, **under: float) -> Detections:
+    """The same detections with the stack check's probability set for these labels."""
+    probabilities = np.array([under.get(label, np.nan) for label in detections.labels])
+    return Detections(detections.xyxy, detections.confidence, detections.class_id, probabilities)
+
+
+def test_one_card_too_few_settles_the_nigiri_the_stack_check_leaned_towards_a_wasabi() -> None:
+    """Five players hold 7 cards. Four cards and two plain nigiri make 6: the check gave
+    the egg 0.74 of a wasabi under it (its threshold alone is 0.85), the salmon 0.1; the
+    egg is read as the stack, and the reading says so."""
+    found = spread(*FOUR_CARDS, ("egg", 0.9), ("salmon", 0.9))
+    detections = leaning(found, egg=0.74, salmon=0.1)
+    assert read_tally(detections, players=5).cards == 6
+    reading = read_detections(detections, players=5)
+    assert nonzero(reading) == {"tempura": 2, "sashimi": 1, "dumpling": 1, "egg_on_wasabi": 1,
+                                "salmon": 1}  # fmt: skip
+    assert reading.cards == 7
+    assert reading.warnings == [
+        "one egg read as on a wasabi: the stack check leaned that way (0.74) and the hand "
+        "had one card too few"
+    ]
+    settled = settle_hand_size(detections, 5)
+    assert settled.notes == reading.warnings
+    assert settled.detections.labels[-2] == "egg_on_wasabi"
+
+
+def test_one_card_too_few_stays_where_the_check_did_not_lean_towards_a_wasabi() -> None:
+    found = spread(*FOUR_CARDS, ("egg", 0.9), ("salmon", 0.9))
+    for detections in (leaning(found, egg=0.45, salmon=0.1), found):  # found: never asked
+        assert read_detections(detections, players=5).to_json() == (
+            read_tally(detections, players=5).to_json()
+        )
+    # Two cards short: one stack would not make the hand.
+    two_short = leaning(spread(*FOUR_CARDS, ("egg", 0.9)), egg=0.9)
+    assert read_detections(two_short, players=5).cards == 5
+
+
+def test_a_nigiri_already_on_a_wasabi_strip_is_not_settled_again() -> None:
+    """The salmon lies on a wasabi strip that was found (a stack by geometry): only the
+    plain egg beside it may be read as a stack, though the check leaned more to the salmon."""
+    stack = Table().stack("salmon", 50, 50).detections()
+    row = spread(*FOUR_CARDS[:3], ("egg", 0.9), y=5000)
+    detections = leaning(Detections.merge([stack, row]), salmon=0.8, egg=0.6)
+    assert read_tally(detections, players=5).cards == 6
+    assert nonzero(read_detections(detections, players=5)) == {
+        "tempura": 2, "sashimi": 1, "salmon_on_wasabi": 1, "egg_on_wasabi": 1,
     }  # fmt: skip
 
 
