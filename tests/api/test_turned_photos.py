@@ -4,12 +4,16 @@ up) is read turned: /detect says by how much, and a game keeps the photo so turn
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 from fastapi.testclient import TestClient
 
+from api.cli import main
+from api.settings import Settings
+from datasets.yolo_format import read_split
 from tests.api.conftest import FakeDetector, Table, boxes_for, make_photo
 
 LABELS = [
@@ -77,3 +81,24 @@ def test_a_game_keeps_a_sideways_photo_turned_with_its_boxes_and_a_note(
     assert annotated.status_code == 200
     drawn = cv2.imdecode(np.frombuffer(annotated.content, np.uint8), cv2.IMREAD_COLOR)
     assert drawn.shape[0] > drawn.shape[1]
+
+
+def test_a_turned_photo_is_exported_for_training_as_kept(
+    table: Table, detector: FakeDetector, settings: Settings, tmp_path: Path
+) -> None:
+    """The corrections export (issue 7) writes the kept, turned file: the boxes a reviewer
+    confirmed lie on its cards."""
+    upright = _register_sideways(detector)
+    assert table.upload(1, 1, _marked_photo()).status_code == 201
+    table.confirm(1, 1)
+    out = tmp_path / "export"
+    command = ["corrections", "export", "--out", str(out), "--data-dir", str(settings.data_dir)]
+    if settings.database_url:
+        command += ["--database-url", settings.database_url]
+    assert main(command) == 0
+    (item,) = read_split(out, "train")
+    image = cv2.imread(str(item.image))
+    assert image.shape[:2] == (900, 700)
+    assert image[20, -20, 2] > 200 and image[20, 20, 2] < 200
+    written = np.array(sorted(box[1:] for box in item.boxes))
+    np.testing.assert_allclose(written, sorted(record["box"] for record in upright), atol=0.06)
