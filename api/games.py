@@ -494,6 +494,8 @@ def upload_photo(
     try:
         photo, detections = reading.result()
         width, height = photo.original_size
+        # The player count settles a doubtful stack before a reviewer sees the boxes.
+        detections, _, notes = settle_hand_size(detections, len(game.players))
         if photo.turn:
             # Read turned (its cards were not upright): the file kept is the photo so
             # turned, so that its boxes, the review page and an export all agree.
@@ -501,9 +503,6 @@ def upload_photo(
             data = turned_file(data, photo.turn, max_pixels=width * height)
             digest = sha256_hex(data)
             staged = store.stage_photo(data, digest=digest)
-        # The player count settles a doubtful stack before a reviewer sees the boxes.
-        detections, _, notes = settle_hand_size(detections, len(game.players))
-        if photo.turn:
             notes = [*notes, turn_note(photo.turn)]
         row = Photo(
             collection_id=collection.id,

@@ -64,22 +64,24 @@ def service_peak_rss(paths: list[Path], weights: Path | None) -> tuple[float, bo
 def plain_reader(info: ModelInfo) -> Callable[[Path], Reading]:
     """The fast path's reading done the plain way, for a like-for-like comparison: the
     photo decoded in full (as `predict` does), ultralytics' `predict` for each look of the
-    finder, the crop networks' float weights under torch. Same thresholds, same second
-    look, same reading: the fast path's CardDetector with its three networks swapped."""
+    finder, the crop networks' float weights under torch. Same thresholds, second look,
+    white balance, turns and reading (vision.pipeline.read_photo): the fast path's
+    CardDetector with its three networks swapped."""
     import cv2
     import torch
     from ultralytics import YOLO
 
     from vision.classifier import CLASSES, build_network, to_input
     from vision.detector import CardDetector, zoom_size
-    from vision.pipeline import read_detections
-    from vision.quantize import crop_size
+    from vision.photo import Photo
+    from vision.pipeline import read_photo
+    from vision.quantize import crop_size, float_path
 
     yolo = YOLO(str(info.folder / "detector.pt"))
 
     def network(onnx: Path, classes: int) -> torch.nn.Module:
         net = build_network(classes, crop_size(onnx))
-        state = torch.load(onnx.parent / f"{onnx.name.split('.')[0]}.pt", weights_only=True)
+        state = torch.load(float_path(onnx).with_suffix(".pt"), weights_only=True)
         net.load_state_dict(state)
         return net.eval()
 
@@ -109,7 +111,12 @@ def plain_reader(info: ModelInfo) -> Callable[[Path], Reading]:
             return torch.softmax(logits, 1).numpy()
 
     detector = PlainDetector()
-    return lambda path: read_detections(detector(cv2.imread(str(path))))
+
+    def read(path: Path) -> Reading:
+        image = cv2.imread(str(path))  # in full, as predict reads it
+        return read_photo(Photo(image, (image.shape[1], image.shape[0]), 1.0), detector)
+
+    return read
 
 
 def main() -> None:

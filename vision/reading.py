@@ -176,7 +176,7 @@ def read_tally(
 class Settled(NamedTuple):
     """The detector's detections after the hand size had its say, and their reading."""
 
-    detections: Detections  # one doubtful stack's box relabelled as its nigiri, or as found
+    detections: Detections  # as found, or with one box relabelled (stack <-> its nigiri)
     reading: Reading  # read_tally of `detections`, the notes last among its warnings
     notes: list[str]  # what the hand size changed, for the reviewer
 
@@ -200,7 +200,6 @@ def settle_hand_size(detections: Detections, players: int | None) -> Settled:
     reading = read_tally(detections, players=players)
     if hand is None:
         return Settled(detections, reading, [])
-    leaning = _leaning_nigiri(reading)
     if reading.cards == hand + 1 and reading.lone_stacks:
         confidence = reading.detections.confidence
         doubtful = min(reading.lone_stacks, key=lambda i: float(confidence[i]))
@@ -210,7 +209,7 @@ def settle_hand_size(detections: Detections, players: int | None) -> Settled:
             f"one {label} read as plain, not on a wasabi: no wasabi shows under it and the "
             f"hand had one card too many"
         )
-    elif reading.cards == hand - 1 and leaning is not None:
+    elif reading.cards == hand - 1 and (leaning := _leaning_nigiri(reading)) is not None:
         index = int(reading.source[leaning])
         nigiri = detections.labels[index]
         label = STACK_OF_NIGIRI[nigiri]
