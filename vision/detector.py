@@ -28,7 +28,7 @@ from vision.classifier import CLASSES, NONE_ID, crop_boxes, to_input
 from vision.detections import Detections
 from vision.finder import FinderNetwork
 from vision.labels import LABEL_ID
-from vision.photo import balanced, white_gains
+from vision.photo import balanced, light_tint, white_gains
 from vision.stack_check import MIN_PROBABILITY, ON_WASABI, context_crops
 
 WEIGHTS_DIR = Path(__file__).parent / "weights"
@@ -58,6 +58,13 @@ ZOOM_SIZE = 0.75
 # +-12 % of white, missed cards under a lamp's (vision/README.md, "Photos turned, and
 # light of another colour").
 FIND_AGAIN_BEYOND = 0.15
+# ... and so does a green or magenta tint past this (`photo.light_tint`): under a green cast
+# too weak to move a channel by 15 % the finder lost pink puddings. Chosen on the seed-9700
+# photos (500): a green cast (R and B x0.9, G x1.1) read 475 -> 495 exactly, a magenta one
+# 494 -> 495; photos with no cast read as before (495) and looked again 7.6 % of the time
+# instead of 5.4 % (at 0.12: green 480; at 0.08: 10.4 %) (vision/README.md, "A green
+# light (twelfth session)").
+FIND_AGAIN_TINT = 0.10
 
 # Classifier index -> label id (LABELS follows TALLY_KEYS, the classifier CARD_KINDS).
 _CLASS_TO_LABEL = np.array([LABEL_ID.get(name, -1) for name in CLASSES], np.int64)
@@ -259,7 +266,7 @@ class CardDetector:
         # of what the crop networks see, judged by the cards' own whites; under a strong
         # one the cards are also looked for again (vision/photo.py, "White patch").
         gains = white_gains(image, boxes)
-        if np.abs(gains - 1).max() > FIND_AGAIN_BEYOND:
+        if looks_again(gains):
             image = balanced(image, gains)
             boxes, scores = self.find_collection(image)
             gains = white_gains(image, boxes)
@@ -278,6 +285,12 @@ class CardDetector:
         stacked = nigiri[under[nigiri] >= MIN_PROBABILITY]
         labels[stacked] = _STACK_OF[labels[stacked]]
         return Detections(boxes, confidence, labels, under)
+
+
+def looks_again(gains: np.ndarray) -> bool:
+    """Whether a light this far from white (`white_gains`) is one the finder may have lost
+    cards under, so that they are looked for again in the balanced image."""
+    return bool(np.abs(gains - 1).max() > FIND_AGAIN_BEYOND or light_tint(gains) > FIND_AGAIN_TINT)
 
 
 def zoom_size(imgsz: int, stride: int | None) -> int:

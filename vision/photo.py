@@ -202,6 +202,16 @@ def white_gains(image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     return np.ones(3) if np.abs(gains - 1).max() < WHITE_ENOUGH else gains
 
 
+def light_tint(gains: np.ndarray) -> float:
+    """How far a light lies off the line from daylight to a lamp's warmth, by the white
+    gains (BGR) that take it out: green's gain against the mean of blue's and red's. A warm
+    or cool light as strong as the generator's (+-12 %) moves red against blue and leaves
+    this small (0.02 at most); a fluorescent tube's or an LED's green cast, or a magenta
+    one, moves green alone. (Stronger warmth moves it too, and first moves a
+    channel past the detector's FIND_AGAIN_BEYOND.)"""
+    return abs(float(gains[1]) - (float(gains[0]) + float(gains[2])) / 2)
+
+
 def balanced(image: np.ndarray, gains: np.ndarray) -> np.ndarray:
     """The BGR image with each channel scaled by its gain (the image itself for ones)."""
     if np.all(gains == 1):

@@ -9,8 +9,16 @@ import pytest
 from datasets.faces import FacePool
 from datasets.scene import make_scene
 from vision.detections import Detections
-from vision.detector import load_detector
-from vision.photo import Photo, balanced, load_photo, turn_image, turned_file, white_gains
+from vision.detector import FIND_AGAIN_BEYOND, FIND_AGAIN_TINT, load_detector
+from vision.photo import (
+    Photo,
+    balanced,
+    light_tint,
+    load_photo,
+    turn_image,
+    turned_file,
+    white_gains,
+)
 from vision.pipeline import TURN_FLOOR, detect_photo, read_photo
 
 WIDTH, HEIGHT = 120, 80
@@ -80,6 +88,7 @@ def test_a_confident_reading_is_never_turned_nor_tried_turned() -> None:
     [
         (0.75, (0.76,)),  # better, but by less than the margin
         (0.0, (TURN_FLOOR - 0.05,) * 9),  # nothing upright, and little sideways
+        (0.75, (0.8,)),  # surer, but one card sideways against three upright
     ],
 )
 def test_a_turn_must_read_clearly_better_and_well_to_be_kept(
@@ -189,3 +198,41 @@ def test_the_shipped_detector_reads_photos_under_a_lamps_warm_light(scenes: list
         photo = Photo(image, (image.shape[1], image.shape[0]), 1.0)
         exact += read_photo(photo, detector).tally == scene.tally()
     assert exact >= len(scenes) - 1, f"{exact}/{len(scenes)}"
+
+
+def green_light(image: np.ndarray) -> np.ndarray:
+    """A fluorescent tube's cast: green up, red and blue down, no channel by 15 % of white."""
+    return np.clip(image * np.array([0.9, 1.1, 0.9]), 0, 255).astype(np.uint8)
+
+
+def test_light_tint_tells_a_green_or_magenta_light_from_a_warm_one() -> None:
+    assert light_tint(np.ones(3)) == 0
+    assert light_tint(np.array([1.14, 1.0, 0.89])) < 0.02  # a warm light: blue up, red down
+    assert light_tint(np.array([1.07, 0.88, 1.07])) > FIND_AGAIN_TINT  # green light
+    assert light_tint(np.array([0.95, 1.12, 0.95])) > FIND_AGAIN_TINT  # magenta light
+
+
+def test_the_detector_looks_again_under_a_green_light_that_moves_no_channel_far(
+    scenes: list, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    detector = load_detector()
+    looked_in: list[np.ndarray] = []
+    find_collection = detector.find_collection
+
+    def spy(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        looked_in.append(image)
+        return find_collection(image)
+
+    monkeypatch.setattr(detector, "find_collection", spy)
+    image = load_photo(scenes[0].jpeg).image
+    detector(image)
+    assert len(looked_in) == 1  # white light: one search
+    looked_in.clear()
+    green = green_light(image)
+    boxes, _ = find_collection(green)
+    gains = white_gains(green, boxes)
+    assert np.abs(gains - 1).max() <= FIND_AGAIN_BEYOND  # the tint alone asks again
+    detector(green)
+    assert len(looked_in) == 2
+    again = looked_in[1][green[..., 1] > 40].reshape(-1, 3).mean(0)
+    assert again[1] < green[green[..., 1] > 40].reshape(-1, 3).mean(0)[1]  # less green
