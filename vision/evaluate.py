@@ -19,7 +19,7 @@ from scoring import Tally, score_round
 from scoring.cards import CARD_KINDS, STACKS, TALLY_KEYS
 from vision.boxes import ious
 from vision.photo import load_photo_file
-from vision.pipeline import Detector, detect_photo, read_detections
+from vision.pipeline import Detector, detect_photo, read_detections, turn_note
 
 # Conditions that make a photo hard, from the generator's record of how it was made.
 HARD = {
@@ -29,6 +29,7 @@ HARD = {
     "small_in_frame": lambda m: m.get("fill", 1) < 0.45,
 }
 IOU_THRESHOLDS = np.linspace(0.5, 0.95, 10)
+WRONG_PRINTED = 30  # photos read wrong listed in the printed report
 
 
 @dataclass
@@ -38,10 +39,19 @@ class PhotoResult:
     predicted: dict[str, int]
     meta: dict[str, Any]
     seconds: float
+    warnings: tuple[str, ...] = ()
 
     @property
     def exact(self) -> bool:
         return self.truth == self.predicted
+
+    def differences(self) -> dict[str, list[int]]:
+        """Each tally key read wrong: [read, true]."""
+        return {
+            key: [self.predicted[key], self.truth[key]]
+            for key in TALLY_KEYS
+            if self.predicted[key] != self.truth[key]
+        }
 
     def right(self, keys: tuple[str, ...]) -> bool:
         return all(self.truth[k] == self.predicted[k] for k in keys)
@@ -112,12 +122,24 @@ class Report:
             for key in TALLY_KEYS
         }
         seconds = [r.seconds for r in self.photos]
+        # Which photos to look at next, and what the reviewer was told about each.
+        wrong = [
+            {
+                "photo": r.name,
+                "read_and_true": r.differences(),
+                "hard": [name for name, test in HARD.items() if test(r.meta)],
+                "warnings": list(r.warnings),
+            }
+            for r in self.photos
+            if not r.exact
+        ]
         return {
             "subsets": table,
             "count_errors": errors,
             "map50_95": self.ap,
             "confusion": {k: dict(v) for k, v in self.confusion.items()},
             "seconds_median": float(np.median(seconds)) if seconds else None,
+            "wrong_photos": wrong,
         }
 
 
@@ -138,12 +160,18 @@ def evaluate(
     for n, item in enumerate(items):
         start = time.perf_counter()
         photo = load_photo_file(item.image)
-        _, detections = detect_photo(photo, detector)
+        seen, detections = detect_photo(photo, detector)
         reading = read_detections(detections, players=item.truth["players"])
         seconds = time.perf_counter() - start
+        warnings = (*reading.warnings, *((turn_note(seen.turn),) if seen.turn else ()))
         report.photos.append(
             PhotoResult(
-                item.image.stem, item.truth["tally"], reading.tally, item.truth["meta"], seconds
+                item.image.stem,
+                item.truth["tally"],
+                reading.tally,
+                item.truth["meta"],
+                seconds,
+                warnings,
             )
         )
         # mAP and confusion are about card boxes: every box the detector drew, a nigiri it
@@ -258,6 +286,22 @@ def format_report(summary: dict[str, Any]) -> str:
         lines.append(
             f"\nmedian seconds per photo (decode + detect + tally): {summary['seconds_median']:.3f}"
         )
+    wrong = summary.get("wrong_photos", [])
+    lines.append(f"\nphotos read wrong: {len(wrong)} (key read (true); hard subsets; warnings)")
+    for photo in wrong[:WRONG_PRINTED]:
+        read = ", ".join(
+            f"{k} {read} ({true})" for k, (read, true) in photo["read_and_true"].items()
+        )
+        lines.append(
+            "  ".join(
+                filter(
+                    None,
+                    [photo["photo"], read, ", ".join(photo["hard"]), "; ".join(photo["warnings"])],
+                )
+            )
+        )
+    if len(wrong) > WRONG_PRINTED:
+        lines.append(f"... and {len(wrong) - WRONG_PRINTED} more (all of them in --json)")
     return "\n".join(lines)
 
 

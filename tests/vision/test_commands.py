@@ -65,6 +65,10 @@ def test_eval_reports_exact_tallies_and_writes_json(
     summary = json.loads((tmp_path / "r.json").read_text())
     assert summary["subsets"]["all"]["photos"] == 4
     assert 0.0 <= summary["subsets"]["all"]["exact_tally"] <= 1.0
+    wrong = summary["wrong_photos"]
+    assert len(wrong) == round(4 * (1 - summary["subsets"]["all"]["exact_tally"]))
+    assert all(photo["read_and_true"] for photo in wrong)
+    assert f"photos read wrong: {len(wrong)}" in printed
 
 
 def test_train_passes_the_device_to_the_finder_training(

@@ -1,0 +1,53 @@
+"""`sushigo eval`'s figures and its list of the photos read wrong (vision/evaluate.py)."""
+
+from __future__ import annotations
+
+from scoring.cards import TALLY_KEYS
+from vision.evaluate import WRONG_PRINTED, PhotoResult, Report, format_report
+
+
+def tally(**counts: int) -> dict[str, int]:
+    return {key: counts.get(key, 0) for key in TALLY_KEYS}
+
+
+def result(name: str, read: dict[str, int], meta: dict | None = None, **kw: object) -> PhotoResult:
+    truth = tally(tempura=3, egg_on_wasabi=1, pudding=2)
+    return PhotoResult(name, truth, read, meta or {}, 0.04, **kw)  # type: ignore[arg-type]
+
+
+def test_the_photos_read_wrong_are_listed_with_what_was_wrong_and_what_was_said() -> None:
+    report = Report(
+        photos=[
+            result("000001", tally(tempura=3, egg_on_wasabi=1, pudding=2)),
+            result(
+                "000441",
+                tally(tempura=2, egg=1, pudding=2),
+                {"fill": 0.3, "tilt": 10},
+                warnings=("7 cards expected for 5 players, 6 found",),
+            ),
+        ]
+    )
+    summary = report.summary()
+    assert summary["subsets"]["all"]["exact_tally"] == 0.5
+    assert summary["wrong_photos"] == [
+        {
+            "photo": "000441",
+            "read_and_true": {"tempura": [2, 3], "egg": [1, 0], "egg_on_wasabi": [0, 1]},
+            "hard": ["small_in_frame"],
+            "warnings": ["7 cards expected for 5 players, 6 found"],
+        }
+    ]
+    printed = format_report(summary)
+    assert "photos read wrong: 1" in printed
+    line = next(line for line in printed.splitlines() if line.startswith("000441"))
+    assert "tempura 2 (3)" in line and "small_in_frame" in line and "6 found" in line
+    assert "000001" not in printed
+
+
+def test_a_long_list_of_wrong_photos_is_cut_in_print_but_not_in_the_json() -> None:
+    wrong = [result(f"{n:06d}", tally()) for n in range(WRONG_PRINTED + 5)]
+    summary = Report(photos=wrong).summary()
+    assert len(summary["wrong_photos"]) == WRONG_PRINTED + 5
+    printed = format_report(summary)
+    assert f"{WRONG_PRINTED - 1:06d}" in printed and f"{WRONG_PRINTED:06d}" not in printed
+    assert "and 5 more" in printed
