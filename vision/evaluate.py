@@ -133,6 +133,13 @@ class Report:
             for r in self.photos
             if not r.exact
         ]
+        # How well the warnings steer a reviewer: the share of wrong photos that carry one
+        # (caught), and of right photos that carry one (a look that finds nothing wrong).
+        right = [r for r in self.photos if r.exact]
+        warned = {
+            "wrong": _warned_share([r for r in self.photos if not r.exact]),
+            "right": _warned_share(right),
+        }
         return {
             "subsets": table,
             "count_errors": errors,
@@ -140,7 +147,12 @@ class Report:
             "confusion": {k: dict(v) for k, v in self.confusion.items()},
             "seconds_median": float(np.median(seconds)) if seconds else None,
             "wrong_photos": wrong,
+            "warned": warned,
         }
+
+
+def _warned_share(results: list[PhotoResult]) -> float:
+    return sum(1 for r in results if r.warnings) / len(results) if results else float("nan")
 
 
 def evaluate(
@@ -286,8 +298,13 @@ def format_report(summary: dict[str, Any]) -> str:
         lines.append(
             f"\nmedian seconds per photo (decode + detect + tally): {summary['seconds_median']:.3f}"
         )
-    wrong = summary.get("wrong_photos", [])
-    lines.append(f"\nphotos read wrong: {len(wrong)} (key read (true); hard subsets; warnings)")
+    warned = summary["warned"]
+    lines.append(
+        f"\nwith a warning: {warned['wrong']:.3f} of the photos read wrong, "
+        f"{warned['right']:.3f} of those read right"
+    )
+    wrong = summary["wrong_photos"]
+    lines.append(f"photos read wrong: {len(wrong)} (key read (true); hard subsets; warnings)")
     for photo in wrong[:WRONG_PRINTED]:
         read = ", ".join(
             f"{k} {read} ({true})" for k, (read, true) in photo["read_and_true"].items()

@@ -37,8 +37,10 @@ def test_the_photos_read_wrong_are_listed_with_what_was_wrong_and_what_was_said(
             "warnings": ["7 cards expected for 5 players, 6 found"],
         }
     ]
+    assert summary["warned"] == {"wrong": 1.0, "right": 0.0}
     printed = format_report(summary)
     assert "photos read wrong: 1" in printed
+    assert "with a warning: 1.000 of the photos read wrong, 0.000 of those read right" in printed
     line = next(line for line in printed.splitlines() if line.startswith("000441"))
     assert "tempura 2 (3)" in line and "small_in_frame" in line and "6 found" in line
     assert "000001" not in printed
@@ -47,6 +49,7 @@ def test_the_photos_read_wrong_are_listed_with_what_was_wrong_and_what_was_said(
 def test_a_long_list_of_wrong_photos_is_cut_in_print_but_not_in_the_json() -> None:
     wrong = [result(f"{n:06d}", tally()) for n in range(WRONG_PRINTED + 5)]
     summary = Report(photos=wrong).summary()
+    assert summary["warned"]["wrong"] == 0.0  # none carries a warning
     assert len(summary["wrong_photos"]) == WRONG_PRINTED + 5
     printed = format_report(summary)
     assert f"{WRONG_PRINTED - 1:06d}" in printed and f"{WRONG_PRINTED:06d}" not in printed
