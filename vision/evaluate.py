@@ -19,7 +19,7 @@ from scoring import Tally, score_round
 from scoring.cards import CARD_KINDS, STACKS, TALLY_KEYS
 from vision.boxes import ious
 from vision.photo import load_photo_file
-from vision.pipeline import Detector, detect_photo, read_detections, turn_note
+from vision.pipeline import Detector, detect_photo, read_detections, read_turned
 
 # Conditions that make a photo hard, from the generator's record of how it was made.
 HARD = {
@@ -122,6 +122,7 @@ class Report:
             for key in TALLY_KEYS
         }
         seconds = [r.seconds for r in self.photos]
+        misread = [r for r in self.photos if not r.exact]
         # Which photos to look at next, and what the reviewer was told about each.
         wrong = [
             {
@@ -130,15 +131,13 @@ class Report:
                 "hard": [name for name, test in HARD.items() if test(r.meta)],
                 "warnings": list(r.warnings),
             }
-            for r in self.photos
-            if not r.exact
+            for r in misread
         ]
         # How well the warnings steer a reviewer: the share of wrong photos that carry one
         # (caught), and of right photos that carry one (a look that finds nothing wrong).
-        right = [r for r in self.photos if r.exact]
         warned = {
-            "wrong": _warned_share([r for r in self.photos if not r.exact]),
-            "right": _warned_share(right),
+            "wrong": _warned_share(misread),
+            "right": _warned_share([r for r in self.photos if r.exact]),
         }
         return {
             "subsets": table,
@@ -174,8 +173,8 @@ def evaluate(
         photo = load_photo_file(item.image)
         seen, detections = detect_photo(photo, detector)
         reading = read_detections(detections, players=item.truth["players"])
+        reading = read_turned(reading, (seen.turn - photo.turn) % 4)
         seconds = time.perf_counter() - start
-        warnings = (*reading.warnings, *((turn_note(seen.turn),) if seen.turn else ()))
         report.photos.append(
             PhotoResult(
                 item.image.stem,
@@ -183,7 +182,7 @@ def evaluate(
                 reading.tally,
                 item.truth["meta"],
                 seconds,
-                warnings,
+                tuple(reading.warnings),
             )
         )
         # mAP and confusion are about card boxes: every box the detector drew, a nigiri it
@@ -309,14 +308,8 @@ def format_report(summary: dict[str, Any]) -> str:
         read = ", ".join(
             f"{k} {read} ({true})" for k, (read, true) in photo["read_and_true"].items()
         )
-        lines.append(
-            "  ".join(
-                filter(
-                    None,
-                    [photo["photo"], read, ", ".join(photo["hard"]), "; ".join(photo["warnings"])],
-                )
-            )
-        )
+        parts = [photo["photo"], read, ", ".join(photo["hard"]), "; ".join(photo["warnings"])]
+        lines.append("  ".join(part for part in parts if part))
     if len(wrong) > WRONG_PRINTED:
         lines.append(f"... and {len(wrong) - WRONG_PRINTED} more (all of them in --json)")
     return "\n".join(lines)

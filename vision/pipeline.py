@@ -74,8 +74,12 @@ def read_photo(photo: Photo, detector: Detector, *, players: int | None = None) 
     """The reading of a decoded photo, with boxes in the original photo's pixels, turned
     by `reading.turn` quarter turns clockwise where its cards did not stand upright."""
     seen, detections = detect_photo(photo, detector)
-    reading = read_detections(detections, players=players)
-    quarters = (seen.turn - photo.turn) % 4
+    return read_turned(read_detections(detections, players=players), (seen.turn - photo.turn) % 4)
+
+
+def read_turned(reading: Reading, quarters: int) -> Reading:
+    """The reading of a photo read `quarters` quarter turns clockwise from how it came,
+    with the note that says so (itself for none)."""
     if not quarters:
         return reading
     return dataclasses.replace(
