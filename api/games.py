@@ -511,7 +511,7 @@ def upload_photo(
             size_bytes=len(data),
             width=int(width),
             height=int(height),
-            detections=detections.to_records(),
+            detections=detections.to_records(doubt=True),
             warnings=notes,
             model=model or {},
             author=author,

@@ -58,9 +58,15 @@ class Box:
     box: tuple[float, float, float, float]
     source: Literal["detector", "reviewer"]
     detected_label: str | None = None  # what the detector said, when since relabeled
+    # For a nigiri's box as detected, the odds of another nigiri (reading.NIGIRI_DOUBT);
+    # gone once a person has labelled the box.
+    doubt: float | None = None
 
     def record(self) -> dict[str, Any]:
-        return {"label": self.label, "confidence": self.confidence, "box": list(self.box)}
+        record = {"label": self.label, "confidence": self.confidence, "box": list(self.box)}
+        if self.doubt is not None:
+            record["doubt"] = self.doubt
+        return record
 
 
 @dataclass
@@ -120,6 +126,7 @@ def _apply(
                 confidence=float(record.get("confidence", 1.0)),
                 box=_box(record["box"]),
                 source="detector",
+                doubt=float(record["doubt"]) if "doubt" in record else None,
             )
         state.next_id = len(state.boxes) + 1
         state.counts = {}

@@ -7,6 +7,7 @@ into it at one boundary each (vision/detector.py).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +25,13 @@ def _check(name: str, array: np.ndarray, shape: tuple[int | None, ...]) -> None:
         raise ValueError(f"{name} must have shape {expected}, got {array.shape}")
 
 
+# What only a nigiri's box carries: field, dtype, the value where it was not asked.
+_PER_NIGIRI: tuple[tuple[str, type, float], ...] = (
+    ("wasabi_under", np.float32, np.nan),
+    ("doubt", np.float32, np.nan),
+)
+
+
 @dataclass(frozen=True)
 class Detections:
     """N boxes in pixel coordinates of the photo they were found in.
@@ -33,24 +41,30 @@ class Detections:
     wasabi_under: (N,) float32, the stack check's probability that a wasabi lies under
         a nigiri's box (vision/stack_check.py); NaN where it was not asked (another kind,
         a reviewer's box). Omitted: all NaN.
+    doubt: (N,) float32, for a nigiri's box, the probability the classifier gave the
+        likeliest other nigiri kind; NaN where not asked. Omitted: all NaN.
     """
 
     xyxy: np.ndarray
     confidence: np.ndarray
     class_id: np.ndarray
     wasabi_under: np.ndarray | None = None
+    doubt: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "xyxy", np.asarray(self.xyxy, dtype=np.float32).reshape(-1, 4))
         object.__setattr__(self, "confidence", np.asarray(self.confidence, dtype=np.float32))
         object.__setattr__(self, "class_id", np.asarray(self.class_id, dtype=np.int64))
         n = len(self.xyxy)
-        under = np.full(n, np.nan) if self.wasabi_under is None else self.wasabi_under
-        object.__setattr__(self, "wasabi_under", np.asarray(under, dtype=np.float32))
+        for name, dtype, missing in _PER_NIGIRI:
+            given = getattr(self, name)
+            array = np.full(n, missing) if given is None else given
+            object.__setattr__(self, name, np.asarray(array, dtype=dtype))
         _check("xyxy", self.xyxy, (n, 4))
         _check("confidence", self.confidence, (n,))
         _check("class_id", self.class_id, (n,))
-        _check("wasabi_under", self.wasabi_under, (n,))
+        for name, _, _ in _PER_NIGIRI:
+            _check(name, getattr(self, name), (n,))
         if n and (self.class_id.min() < 0 or self.class_id.max() >= len(LABELS)):
             raise ValueError(f"class_id must lie in [0, {len(LABELS)}), got {self.class_id}")
         if n and not np.all(self.xyxy[:, 2:] >= self.xyxy[:, :2]):
@@ -62,7 +76,8 @@ class Detections:
 
     @classmethod
     def from_records(cls, records: Iterable[dict[str, Any]]) -> Detections:
-        """From the JSON shape [{"label", "confidence", "box": [x1, y1, x2, y2]}, ...]."""
+        """From the JSON shape [{"label", "confidence", "box": [x1, y1, x2, y2]}, ...],
+        with a nigiri's "doubt" where `to_records(doubt=True)` kept them."""
         rows = list(records)
         if not rows:
             return cls.empty()
@@ -70,6 +85,7 @@ class Detections:
             xyxy=np.array([r["box"] for r in rows], dtype=np.float32),
             confidence=np.array([r.get("confidence", 1.0) for r in rows], dtype=np.float32),
             class_id=np.array([label_id(r["label"]) for r in rows], dtype=np.int64),
+            doubt=np.array([r.get("doubt", np.nan) for r in rows], dtype=np.float32),
         )
 
     def __len__(self) -> int:
@@ -78,9 +94,11 @@ class Detections:
     def __getitem__(self, index: np.ndarray | slice | Sequence[int] | int) -> Detections:
         if isinstance(index, int):
             index = [index]
-        return Detections(
-            self.xyxy[index], self.confidence[index], self.class_id[index], self.under[index]
-        )
+        return Detections(**{name: array[index] for name, array in self._arrays()})
+
+    def _arrays(self) -> list[tuple[str, np.ndarray]]:
+        """Every per-box array by field name (all arrays once __post_init__ has run)."""
+        return [(f.name, getattr(self, f.name)) for f in dataclasses.fields(self)]
 
     @property
     def under(self) -> np.ndarray:
@@ -89,12 +107,20 @@ class Detections:
         return self.wasabi_under
 
     @property
+    def doubts(self) -> np.ndarray:
+        """`doubt`, typed as the array __post_init__ always makes it."""
+        assert self.doubt is not None
+        return self.doubt
+
+    @property
     def labels(self) -> list[str]:
         return [LABELS[i] for i in self.class_id]
 
-    def to_records(self) -> list[dict[str, Any]]:
-        """The JSON shape of design.md: label, confidence (3 decimals), box (1 decimal)."""
-        return [
+    def to_records(self, *, doubt: bool = False) -> list[dict[str, Any]]:
+        """The JSON shape of design.md: label, confidence (3 decimals), box (1 decimal).
+        With `doubt`, a nigiri's box also keeps its "doubt" (the form a game stores, so
+        that its review still sees it; not the contract's)."""
+        records: list[dict[str, Any]] = [
             {
                 "label": LABELS[int(c)],
                 "confidence": round(float(p), 3),
@@ -102,21 +128,22 @@ class Detections:
             }
             for box, p, c in zip(self.xyxy, self.confidence, self.class_id, strict=True)
         ]
+        if doubt:
+            for record, p in zip(records, self.doubts, strict=True):
+                if not np.isnan(p):
+                    record["doubt"] = round(float(p), 3)
+        return records
 
     def scaled(self, factor: float) -> Detections:
-        return Detections(self.xyxy * factor, self.confidence, self.class_id, self.under)
+        return dataclasses.replace(self, xyxy=self.xyxy * factor)
 
     def relabelled(self, class_id: np.ndarray) -> Detections:
         """The same boxes with other labels."""
-        return Detections(self.xyxy, self.confidence, class_id, self.under)
+        return dataclasses.replace(self, class_id=class_id)
 
     @staticmethod
     def merge(parts: Sequence[Detections]) -> Detections:
         if not parts:
             return Detections.empty()
-        return Detections(
-            np.concatenate([p.xyxy for p in parts]),
-            np.concatenate([p.confidence for p in parts]),
-            np.concatenate([p.class_id for p in parts]),
-            np.concatenate([p.under for p in parts]),
-        )
+        columns = zip(*(part._arrays() for part in parts), strict=True)
+        return Detections(**{c[0][0]: np.concatenate([array for _, array in c]) for c in columns})

@@ -70,6 +70,7 @@ FIND_AGAIN_TINT = 0.10
 _CLASS_TO_LABEL = np.array([LABEL_ID.get(name, -1) for name in CLASSES], np.int64)
 # A nigiri's label id, and the label id of the same nigiri on a wasabi.
 _NIGIRI_IDS = np.array([LABEL_ID[n] for n in NIGIRI], np.int64)
+_NIGIRI_CLASSES = np.array([CLASSES.index(n) for n in NIGIRI], np.int64)
 _STACK_OF = np.arange(len(LABEL_ID), dtype=np.int64)
 for _stack, _nigiri in STACKS.items():
     _STACK_OF[LABEL_ID[_nigiri]] = LABEL_ID[_stack]
@@ -282,9 +283,20 @@ class CardDetector:
         nigiri = np.flatnonzero(np.isin(labels, _NIGIRI_IDS))
         under = np.full(len(boxes), np.nan, np.float32)
         under[nigiri] = self.on_wasabi(image, boxes[nigiri])
+        doubt = np.full(len(boxes), np.nan, np.float32)
+        doubt[nigiri] = other_nigiri(probs[card][nigiri])
         stacked = nigiri[under[nigiri] >= MIN_PROBABILITY]
         labels[stacked] = _STACK_OF[labels[stacked]]
-        return Detections(boxes, confidence, labels, under)
+        return Detections(boxes, confidence, labels, under, doubt)
+
+
+def other_nigiri(probs: np.ndarray) -> np.ndarray:
+    """For boxes the classifier read as nigiri, (N, len(CLASSES)) probabilities: the
+    probability of the likeliest other nigiri kind. The three nigiri share
+    one face colour (card-spec.md), so only the drawing and the name banner tell them
+    apart, and that is where the classifier errs in art it never saw."""
+    nigiri = np.sort(probs[:, _NIGIRI_CLASSES], axis=1)
+    return nigiri[:, -2] if len(nigiri) else np.zeros(0, np.float32)
 
 
 def looks_again(gains: np.ndarray) -> bool:

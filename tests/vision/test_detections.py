@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -32,6 +34,20 @@ def test_the_stack_checks_probability_goes_wherever_the_boxes_go() -> None:
     assert len(merged) == 4 and np.isnan(merged.wasabi_under[3])
 
 
+def test_a_nigiris_doubt_goes_wherever_the_boxes_go_and_into_a_games_records() -> None:
+    found = dataclasses.replace(three(), doubt=[0.2, np.nan, 0.05])
+    np.testing.assert_allclose(found[[2, 0]].doubt, [0.05, 0.2])
+    np.testing.assert_allclose(found.scaled(2).doubt, found.doubts)
+    np.testing.assert_allclose(found.relabelled(found.class_id).doubt, found.doubts)
+    merged = Detections.merge([found, three()])
+    np.testing.assert_allclose(merged.doubts[[0, 2]], [0.2, 0.05])
+    assert np.isnan(merged.doubts[[1, 3, 4, 5]]).all()
+    stored = found.to_records(doubt=True)
+    assert [r.get("doubt") for r in stored] == [0.2, None, 0.05]
+    np.testing.assert_allclose(Detections.from_records(stored).doubts, found.doubts)
+    assert all("doubt" not in r for r in found.to_records())  # the contract's shape
+
+
 def test_not_asked_is_nan_and_never_reaches_the_json() -> None:
     plain = Detections([[0, 0, 10, 10]], [0.9], [0])
     assert np.isnan(plain.wasabi_under).all()
@@ -45,6 +61,7 @@ def test_not_asked_is_nan_and_never_reaches_the_json() -> None:
         ({"confidence": [0.9, 0.8]}, "confidence"),
         ({"class_id": [0, 1]}, "class_id"),
         ({"wasabi_under": [0.5, 0.5]}, "wasabi_under"),
+        ({"doubt": [0.5, 0.5]}, "doubt"),
         ({"class_id": [len(LABELS)]}, "class_id"),
         ({"xyxy": [[10, 0, 0, 10]]}, "x2 >= x1"),
     ],

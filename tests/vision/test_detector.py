@@ -12,7 +12,8 @@ import pytest
 
 from datasets.faces import FacePool
 from datasets.scene import make_scene
-from scoring.cards import NIGIRI
+from scoring.cards import NIGIRI, STACKS
+from vision.classifier import CLASSES
 from vision.detector import (
     MODEL_CARD,
     WEIGHTS_DIR,
@@ -25,6 +26,7 @@ from vision.detector import (
     letterbox,
     load_detector,
     model_info,
+    other_nigiri,
     zoom_region,
     zoom_size,
 )
@@ -153,6 +155,37 @@ def test_shipped_stack_check_tells_a_stacked_nigiri_from_a_plain_one(scenes: lis
         total += len(nigiri)
     assert total >= 20
     assert right / total >= 0.95, f"{right}/{total}"
+
+
+def test_other_nigiri_is_the_likeliest_nigiri_but_the_one_read() -> None:
+    probs = np.zeros((2, len(CLASSES)), np.float32)
+    probs[0, [CLASSES.index("salmon"), CLASSES.index("squid"), CLASSES.index("egg")]] = [
+        0.7,
+        0.2,
+        0.1,
+    ]
+    # The runner-up overall is a wasabi (same face colour), not a nigiri: egg's 0.05 counts.
+    probs[1, [CLASSES.index("egg"), CLASSES.index("wasabi"), CLASSES.index("squid")]] = [
+        0.6,
+        0.35,
+        0.05,
+    ]
+    np.testing.assert_allclose(other_nigiri(probs), [0.2, 0.05])
+    assert other_nigiri(probs[:0]).shape == (0,)
+
+
+def test_the_shipped_detector_says_how_much_each_nigiri_doubts_its_kind(scenes: list) -> None:
+    detector = load_detector()
+    asked = 0
+    for scene in scenes[:10]:
+        found = detector(load_photo(scene.jpeg).image)
+        for name, p in zip(found.labels, found.doubts, strict=True):
+            if STACKS.get(name, name) in NIGIRI:
+                asked += 1
+                assert 0 <= p <= 0.5  # another nigiri than the one read, less likely
+            else:
+                assert np.isnan(p)
+    assert asked >= 5
 
 
 def test_the_stack_check_is_fed_crops_of_its_own_networks_size(tmp_path: Path) -> None:

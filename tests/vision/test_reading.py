@@ -25,6 +25,7 @@ from vision.detections import Detections
 from vision.labels import label_id
 from vision.pipeline import read_detections
 from vision.reading import (
+    NIGIRI_DOUBT,
     Reading,
     read_tally,
     same_card,
@@ -753,6 +754,26 @@ def test_low_confidence_warning_and_threshold() -> None:
     assert reading.warnings == ["2 detections below 50% confidence: salmon, maki_2"]
     one = read_tally(boxes(("egg", [0, 0, 630, 880], 0.49)))
     assert one.warnings == ["1 detection below 50% confidence: egg"]
+
+
+def test_a_nigiri_read_with_doubt_between_nigiri_kinds_is_pointed_out() -> None:
+    found = boxes(
+        ("salmon", [0, 0, 630, 880], 0.84),
+        ("egg", [700, 0, 1330, 880], 0.95),
+        ("squid", [1400, 0, 2030, 880], 0.9),
+        ("tempura", [2100, 0, 2730, 880], 0.9),
+    )
+    doubted = Detections(
+        found.xyxy,
+        found.confidence,
+        found.class_id,
+        doubt=[0.14, NIGIRI_DOUBT - 0.01, NIGIRI_DOUBT, np.nan],
+    )
+    reading = read_tally(doubted)
+    assert reading.warnings == [
+        "2 nigiri may be another kind: salmon (14%), squid (10%); check the names on their banners"
+    ]
+    assert read_tally(found).warnings == []  # a reviewer's boxes carry no doubt
 
 
 def test_thresholds_are_options() -> None:
