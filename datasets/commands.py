@@ -104,6 +104,13 @@ def register(subparsers: Any) -> None:
         + ", ".join(HELD_OUT_ART)
         + " never trained on: held-out tests)",
     )
+    synth.add_argument(
+        "--scene",
+        choices=("classic", "other"),
+        default="classic",
+        help="photo renderer: classic (what the detector trains on) or other (an independent "
+        "renderer written from card-spec.md alone, never trained on: a held-out test)",
+    )
     synth.add_argument("--workers", type=_positive, help="processes (default: up to 2 CPU cores)")
     synth.set_defaults(handler=run_synth)
 
@@ -170,6 +177,7 @@ def run_synth(args: argparse.Namespace) -> int:
         mix_rendered=not args.faces_only,
         style=_face_style(args),
         held_out=_held_out(args),
+        scene=args.scene,
     )
     print(f"wrote {args.images} images to {out} (data.yaml, images/, labels/, tallies/)")
     return 0
@@ -177,11 +185,14 @@ def run_synth(args: argparse.Namespace) -> int:
 
 def _held_out(args: argparse.Namespace) -> str | None:
     """What makes a set a held-out test, written into its data.yaml so training refuses it."""
+    reasons = []
+    if args.scene == "other":
+        reasons.append("--scene other, a photo renderer never trained on")
     if args.art in HELD_OUT_ART:
-        return f"--art {args.art}, an art never trained on"
+        reasons.append(f"--art {args.art}, an art never trained on")
     if args.font_file:
-        return "--font-file " + ", ".join(Path(f).name for f in args.font_file)
-    return None
+        reasons.append("--font-file " + ", ".join(Path(f).name for f in args.font_file))
+    return "; ".join(reasons) or None
 
 
 def _face_style(args: argparse.Namespace) -> FaceStyle:
@@ -277,6 +288,7 @@ def _preview(args: argparse.Namespace) -> int:
             faces_dir=args.faces,
             mix_rendered=not args.faces_only,
             style=_face_style(args),
+            scene=args.scene,
         )
     )
     write_preview(args.preview, scenes)

@@ -33,6 +33,11 @@ LAYOUT_STYLES = ("rows", "columns", "mixed", "loose")
 # down. card-spec allows both; sideways the wasabi shows only a narrow strip, and 7 of 8
 # strips the first finder missed were sideways (at 20 %), so they are drawn more often.
 SIDEWAYS_STACKS = 0.4
+# Of those, the share shifted to the left, so that the wasabi shows on the nigiri's right.
+# Until the thirteenth session every sideways nigiri went right; a renderer written apart
+# from this one (datasets/other_scene.py) shifts either way, and the networks, never shown
+# a wasabi on the right, read most of those stacks as plain nigiri.
+WASABI_ON_THE_RIGHT = 0.5
 
 
 @dataclass(frozen=True)
@@ -67,17 +72,22 @@ class _Builder:
     def pile(
         self, pile: Pile, index: int, cx: float, cy: float, angle: float, sideways: bool
     ) -> None:
-        """Place a pile with its top-left card centred at (cx, cy); stacks put the nigiri on top."""
-        self.cards.append(PlacedCard(pile.cards[0], index, card_corners(cx, cy, angle)))
-        if pile.is_stack:
-            wasabi = len(self.cards) - 1
-            shift = self.rng.uniform(0.15, 0.35)
-            dx, dy = (shift * CARD_W, 0.0) if sideways else (0.0, shift * CARD_H)
-            ox, oy = _along(angle, dx + self.rng.uniform(-2, 2), dy + self.rng.uniform(-2, 2))
-            twist = angle + self.rng.uniform(-3, 3)
-            self.cards.append(
-                PlacedCard(pile.cards[1], index, card_corners(cx + ox, cy + oy, twist), wasabi)
-            )
+        """Place a pile with its top-left card centred at (cx, cy); stacks put the nigiri on top,
+        shifted down, or sideways to either side (its wasabi then shows on the other)."""
+        if not pile.is_stack:
+            self.cards.append(PlacedCard(pile.cards[0], index, card_corners(cx, cy, angle)))
+            return
+        shift = self.rng.uniform(0.15, 0.35)
+        dx, dy = (shift * CARD_W, 0.0) if sideways else (0.0, shift * CARD_H)
+        ox, oy = _along(angle, dx + self.rng.uniform(-2, 2), dy + self.rng.uniform(-2, 2))
+        twist = angle + self.rng.uniform(-3, 3)
+        wasabi, nigiri = (cx, cy), (cx + ox, cy + oy)
+        if sideways and WASABI_ON_THE_RIGHT and self.rng.random() < WASABI_ON_THE_RIGHT:
+            wasabi, nigiri = nigiri, wasabi  # the nigiri now the pile's left card
+        self.cards.append(PlacedCard(pile.cards[0], index, card_corners(*wasabi, angle)))
+        self.cards.append(
+            PlacedCard(pile.cards[1], index, card_corners(*nigiri, twist), len(self.cards) - 1)
+        )
 
 
 def _groups(collection: Collection, rng: np.random.Generator) -> list[list[int]]:

@@ -10,10 +10,15 @@ from pathlib import Path
 import numpy as np
 
 from datasets.faces import CLASSIC_STYLE, FacePool, FaceStyle
+from datasets.other_scene import make_other_scene
 from datasets.scene import Scene, make_scene
 from datasets.yolo_format import prepare, split_of, write_scene
 
 _pool: FacePool | None = None
+
+# Photo renderers by name: classic trains the detector; other is an independent hand's,
+# written from card-spec.md alone, for held-out tests only.
+SCENES = {"classic": make_scene, "other": make_other_scene}
 
 
 def face_pool(
@@ -41,10 +46,10 @@ def _init(seed: int, faces_dir: str | None, mix: bool, style: FaceStyle) -> None
     _pool = face_pool(seed, Path(faces_dir) if faces_dir else None, mix, style)
 
 
-def _make(args: tuple[int, int, int]) -> tuple[int, Scene]:
-    seed, index, size = args
+def _make(args: tuple[int, int, int, str]) -> tuple[int, Scene]:
+    seed, index, size, scene = args
     assert _pool is not None
-    return index, make_scene(scene_rng(seed, index), _pool, size=size)
+    return index, SCENES[scene](scene_rng(seed, index), _pool, size=size)
 
 
 def generate(
@@ -57,10 +62,14 @@ def generate(
     mix_rendered: bool = True,
     start: int = 0,
     style: FaceStyle = CLASSIC_STYLE,
+    scene: str = "classic",
 ) -> Iterator[tuple[int, Scene]]:
-    """Yield (index, scene) for indices start..start+count-1, in order."""
+    """Yield (index, scene) for indices start..start+count-1, in order, drawn by the
+    photo renderer named `scene` (see SCENES)."""
+    if scene not in SCENES:
+        raise ValueError(f"unknown scene renderer {scene!r}; expected one of {', '.join(SCENES)}")
     workers = workers or min(2, os.cpu_count() or 1)
-    tasks = [(seed, i, size) for i in range(start, start + count)]
+    tasks = [(seed, i, size, scene) for i in range(start, start + count)]
     init_args = (seed, str(faces_dir) if faces_dir else None, mix_rendered, style)
     if workers <= 1:
         _init(*init_args)
@@ -82,6 +91,7 @@ def write_dataset(
     progress: bool = True,
     style: FaceStyle = CLASSIC_STYLE,
     held_out: str | None = None,
+    scene: str = "classic",
 ) -> Path:
     """Write a dataset; `held_out` marks it as a test set that training refuses."""
     from tqdm import tqdm
@@ -95,7 +105,8 @@ def write_dataset(
         faces_dir=faces_dir,
         mix_rendered=mix_rendered,
         style=style,
+        scene=scene,
     )
-    for index, scene in tqdm(scenes, total=images, disable=not progress, desc="synth", unit="img"):
-        write_scene(out, split_of(index, images), f"{index:06d}", scene)
+    for index, made in tqdm(scenes, total=images, disable=not progress, desc="synth", unit="img"):
+        write_scene(out, split_of(index, images), f"{index:06d}", made)
     return out

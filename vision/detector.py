@@ -236,11 +236,18 @@ class CardDetector:
 
     def on_wasabi(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """The stack check: for each nigiri box, the probability that a wasabi lies under
-        it (vision/stack_check.py). Zeros when these weights have no stack check."""
+        it (vision/stack_check.py). Zeros when these weights have no stack check.
+
+        Each crop is also asked mirrored, and the likelier answer kept: card-spec lets a
+        nigiri be shifted sideways either way, and a check trained on wasabi strips on the
+        left (all the generator drew until the thirteenth session) read most strips on
+        the right as no wasabi (vision/README.md, "Another hand's photos")."""
         if self._stack_check is None or not len(boxes):
             return np.zeros(len(boxes), np.float32)
         crops = context_crops(image, boxes, self.stack_crop)
-        return self._probabilities(self._stack_check, crops)[:, ON_WASABI]
+        both = np.concatenate([crops, crops[:, :, ::-1]])
+        on = self._probabilities(self._stack_check, both)[:, ON_WASABI]
+        return np.maximum(on[: len(crops)], on[len(crops) :])
 
     def _probabilities(self, network: Any, crops: np.ndarray) -> np.ndarray:
         """Softmax of a crop network's logits, (N, classes)."""

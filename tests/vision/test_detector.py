@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from datasets import layout
 from datasets.faces import FacePool
 from datasets.scene import make_scene
 from scoring.cards import NIGIRI, STACKS
@@ -186,6 +187,35 @@ def test_the_shipped_detector_says_how_much_each_nigiri_doubts_its_kind(scenes: 
             else:
                 assert np.isnan(p)
     assert asked >= 5
+
+
+def test_the_stack_check_finds_a_wasabi_showing_on_the_nigiris_right(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """card-spec lets a nigiri be shifted sideways either way. Asked of the crop alone, the
+    shipped check (trained on strips on the left) misses most strips on the right; asked
+    of its mirror image too, it finds them."""
+    monkeypatch.setattr(layout, "SIDEWAYS_STACKS", 1.0)
+    monkeypatch.setattr(layout, "WASABI_ON_THE_RIGHT", 1.0)
+    rng = np.random.default_rng(2_468)
+    faces = FacePool.rendered(97, per_kind=2)
+    detector = load_detector()
+    assert detector._stack_check is not None
+    mirrored: list[float] = []
+    alone: list[float] = []
+    while len(mirrored) < 12:
+        scene = make_scene(rng, faces, size=1280, style="rows")
+        photo = load_photo(scene.jpeg)
+        stacked = [c for c in scene.cards if c.on_wasabi is not None]
+        if not stacked:
+            continue
+        boxes = np.array([c.box for c in stacked], float) / photo.scale
+        mirrored += detector.on_wasabi(photo.image, boxes).tolist()
+        crops = context_crops(photo.image, boxes, detector.stack_crop)
+        alone += detector._probabilities(detector._stack_check, crops)[:, 1].tolist()
+    found = np.mean(np.array(mirrored) >= MIN_PROBABILITY)
+    assert found >= 0.8, mirrored
+    assert found > np.mean(np.array(alone) >= MIN_PROBABILITY) + 0.2, (mirrored, alone)
 
 
 def test_the_stack_check_is_fed_crops_of_its_own_networks_size(tmp_path: Path) -> None:
