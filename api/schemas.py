@@ -197,10 +197,13 @@ class DetectResponse(BaseModel):
     cards: int
     detections: list[DetectionPublic]
     warnings: list[str]
-    turned: Literal[0, 90, 180, 270] = Field(
+    turned: int = Field(
         default=0,
-        description="degrees clockwise the photo was turned to read its cards upright "
-        "(a phone held flat may tag a photo the wrong way up); boxes are in the photo so turned",
+        ge=0,
+        lt=360,
+        description="degrees clockwise the photo was turned to read its cards upright (a "
+        "phone held flat may tag a photo the wrong way up, or be held at a slant to the "
+        "cards); boxes are in the photo so turned, on a canvas grown to hold all of it",
     )
 
 

@@ -173,7 +173,7 @@ def evaluate(
         photo = load_photo_file(item.image)
         seen, detections = detect_photo(photo, detector)
         reading = read_detections(detections, players=item.truth["players"])
-        reading = read_turned(reading, (seen.turn - photo.turn) % 4)
+        reading = read_turned(reading, (seen.turn - photo.turn) % 360)
         seconds = time.perf_counter() - start
         report.photos.append(
             PhotoResult(

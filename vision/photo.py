@@ -62,9 +62,10 @@ class Photo:
     original_size: (width, height) of the full-resolution photo, upright.
     scale: original pixels per decoded pixel (>= 1); multiply coordinates found in
         `image` by it to get coordinates in the original photo.
-    turn: quarter turns clockwise given to the photo on top of its EXIF orientation,
+    turn: degrees clockwise (0-359) the photo was turned on top of its EXIF orientation,
         where its cards did not stand upright (vision/pipeline.py); image and
-        original_size are of the photo so turned.
+        original_size are of the photo so turned (a canvas grown to hold it all, for an
+        angle that is no multiple of 90).
     """
 
     image: np.ndarray
@@ -79,20 +80,19 @@ class Photo:
             )
         if self.scale < 1:
             raise ValueError(f"scale must be >= 1, got {self.scale}")
-        if self.turn not in range(4):
-            raise ValueError(f"turn must be 0-3 quarter turns, got {self.turn}")
+        if self.turn not in range(360):
+            raise ValueError(f"turn must be whole degrees 0-359, got {self.turn}")
 
-    def turned(self, quarters: int) -> Photo:
-        """This photo turned clockwise by `quarters` more quarter turns."""
-        quarters %= 4
-        if not quarters:
+    def turned(self, degrees: int) -> Photo:
+        """This photo turned clockwise by `degrees` more."""
+        degrees %= 360
+        if not degrees:
             return self
-        width, height = self.original_size
         return Photo(
-            image=turn_image(self.image, quarters),
-            original_size=(height, width) if quarters % 2 else (width, height),
+            image=turn_image(self.image, degrees),
+            original_size=turned_size(self.original_size, degrees),
             scale=self.scale,
-            turn=(self.turn + quarters) % 4,
+            turn=(self.turn + degrees) % 360,
         )
 
 
@@ -185,6 +185,10 @@ WHITE_ENOUGH = 0.02  # whites within this of neutral: the image is left as it is
 WHITE_SAMPLES = 400  # fewer card pixels than this (no cards, or tiny ones): left as it is
 
 
+# card_slant judges the edges of the image reduced to this long side: enough for a card's.
+SLANT_SIDE: Final[int] = 640
+
+
 def white_gains(image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     """Per-channel (BGR) gains that make the brightest pixels inside `boxes` (xyxy, image
     px: the cards found) neutral; ones where there is too little to judge by."""
@@ -220,18 +224,66 @@ def balanced(image: np.ndarray, gains: np.ndarray) -> np.ndarray:
     return cv2.LUT(image, table.reshape(256, 1, 3))
 
 
-def turn_image(image: np.ndarray, quarters: int) -> np.ndarray:
-    """The image turned clockwise by `quarters` quarter turns (exact: no resampling)."""
-    return np.ascontiguousarray(np.rot90(image, -quarters))
+def turn_image(image: np.ndarray, degrees: int) -> np.ndarray:
+    """The image turned clockwise by `degrees`: exactly for a multiple of 90, else resampled
+    onto a canvas grown to hold all of it (`turned_size`), its corners filled with the
+    nearest edge's pixels rather than a colour, so that they draw no edge of their own."""
+    degrees %= 360
+    if degrees % 90 == 0:
+        return np.ascontiguousarray(np.rot90(image, -(degrees // 90)))
+    height, width = image.shape[:2]
+    new_width, new_height = turned_size((width, height), degrees)
+    # OpenCV turns anticlockwise for a positive angle.
+    matrix = cv2.getRotationMatrix2D((width / 2, height / 2), -degrees, 1.0)
+    matrix[:, 2] += (new_width - width) / 2, (new_height - height) / 2
+    return cv2.warpAffine(
+        image, matrix, (new_width, new_height), flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )  # fmt: skip
 
 
-def turned_file(data: bytes, quarters: int, *, max_pixels: int = 50_000_000) -> bytes:
+def turned_size(size: tuple[int, int], degrees: int) -> tuple[int, int]:
+    """(width, height) of an image of `size` turned by `degrees` (`turn_image`)."""
+    width, height = size
+    if degrees % 180 == 0:
+        return width, height
+    if degrees % 90 == 0:
+        return height, width
+    c, s = abs(math.cos(math.radians(degrees))), abs(math.sin(math.radians(degrees)))
+    return round(width * c + height * s), round(width * s + height * c)
+
+
+def card_slant(image: np.ndarray, boxes: np.ndarray) -> float:
+    """The turn (degrees clockwise, -45 to 45) that stands the cards inside `boxes` (xyxy,
+    image px) straight, up to quarter turns: from the mean direction of the edges there,
+    each edge's direction taken four times round so that a card's four sides agree. Card
+    edges (a face's border against the table and against the next card) outweigh an
+    illustration's; the whole image is judged where no box was found."""
+    height, width = image.shape[:2]
+    f = min(1.0, SLANT_SIDE / max(height, width))
+    small = cv2.resize(image, (round(width * f), round(height * f)), interpolation=cv2.INTER_AREA)
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    inside = np.zeros(grey.shape, bool)
+    for x0, y0, x1, y1 in (np.asarray(boxes, np.float64).reshape(-1, 4) * f).astype(int):
+        inside[max(y0, 0) : y1, max(x0, 0) : x1] = True
+    if not inside.any():
+        inside[:] = True
+    strength = np.hypot(gx[inside], gy[inside])
+    mean = (strength * np.exp(4j * np.arctan2(gy[inside], gx[inside]))).sum()
+    # Image rows run down, so the edges' mean direction is the cards' clockwise turn;
+    # what stands them straight is its opposite.
+    return -math.degrees(float(np.angle(mean))) / 4
+
+
+def turned_file(data: bytes, degrees: int, *, max_pixels: int = 50_000_000) -> bytes:
     """A photo file as a JPEG of its full-resolution pixels, upright by its EXIF tag and
-    then turned clockwise by `quarters` quarter turns: what the service keeps of a photo
-    whose cards were read turned, so that its boxes and the file agree."""
+    then turned clockwise by `degrees`: what the service keeps of a photo whose cards were
+    read turned, so that its boxes and the file agree."""
     photo = load_photo(data, max_bytes=len(data), max_pixels=max_pixels, min_long_side=1 << 30)
     ok, encoded = cv2.imencode(
-        ".jpg", turn_image(photo.image, quarters), [cv2.IMWRITE_JPEG_QUALITY, 95]
+        ".jpg", turn_image(photo.image, degrees), [cv2.IMWRITE_JPEG_QUALITY, 95]
     )
     if not ok:
         raise PhotoError("unsupported", "the turned photo could not be encoded as JPEG")

@@ -112,7 +112,7 @@ class Reading:
     lone_stacks: indices into `detections` of stack boxes with no wasabi box found under
         them (a stack on the stack check's word, or a reviewer's, alone).
     source: for each of `detections`, its index in the detections that were read.
-    turn: quarter turns clockwise the photo was given to read its cards upright
+    turn: degrees clockwise the photo was turned to read its cards upright
         (vision/pipeline.py); the boxes are in the photo so turned.
     """
 
@@ -133,7 +133,7 @@ class Reading:
             "cards": int(self.cards),
             "detections": self.detections.to_records(),
             "warnings": list(self.warnings),
-            "turned": 90 * self.turn,
+            "turned": self.turn,
         }
 
 

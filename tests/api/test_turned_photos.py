@@ -1,5 +1,6 @@
 """A photo whose cards lie sideways or upside down (a phone held flat tags it the wrong way
-up) is read turned: /detect says by how much, and a game keeps the photo so turned."""
+up), or at a slant, is read turned: /detect says by how much, and a game keeps the photo
+so turned."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from api.cli import main
 from api.settings import Settings
 from datasets.yolo_format import read_split
 from tests.api.conftest import FakeDetector, Table, boxes_for, make_photo
+from vision.photo import card_slant, turn_image, turned_size
 
 LABELS = [
     "tempura", "tempura", "sashimi", "dumpling", "pudding", "maki_2", "egg", "squid", "wasabi",
@@ -102,3 +104,31 @@ def test_a_turned_photo_is_exported_for_training_as_kept(
     assert image[20, -20, 2] > 200 and image[20, 20, 2] < 200
     written = np.array(sorted(box[1:] for box in item.boxes))
     np.testing.assert_allclose(written, sorted(record["box"] for record in upright), atol=0.06)
+
+
+def test_a_game_keeps_a_photo_taken_at_a_slant_turned_straight(
+    table: Table, detector: FakeDetector
+) -> None:
+    """A phone held 30 degrees off square to the cards: the photo is read turned back, on a
+    canvas grown to hold all of it, and kept so (vision.pipeline.SLANT_BEYOND)."""
+    square = cv2.imdecode(np.frombuffer(make_photo((900, 700), boxes_for(LABELS)), np.uint8), 1)
+    slanted = turn_image(square, 30)
+    ok, encoded = cv2.imencode(".jpg", slanted, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    assert ok
+    height, width = slanted.shape[:2]
+    straight_size = turned_size((width, height), 330)
+    middle = [{"label": "tempura", "confidence": 0.5, "box": [300, 300, width - 300, 700]}]
+    detector.register((width, height), middle)
+    detector.register(straight_size, boxes_for(LABELS, width=straight_size[0], height=700))
+
+    response = table.upload(1, 1, encoded.tobytes())
+    assert response.status_code == 201, response.text
+    draft = response.json()
+    assert (draft["photo"]["width"], draft["photo"]["height"]) == straight_size
+    assert draft["cards"] == len(LABELS)
+    assert any("30° anticlockwise: its cards lay at a slant" in w for w in draft["warnings"])
+    kept = table.client.get(draft["photo"]["image_url"]).content
+    image = cv2.imdecode(np.frombuffer(kept, np.uint8), cv2.IMREAD_COLOR)
+    assert image.shape[1::-1] == straight_size
+    # Straight again: the cards' edges lie square to the kept file's.
+    assert abs(card_slant(image, np.zeros((0, 4)))) < 2

@@ -57,7 +57,9 @@ def test_shipped_weights_read_fresh_photos_exactly_at_the_measured_rate(scenes: 
     for scene in scenes:
         reading = read_photo(load_photo(scene.jpeg), detector, players=scene.collection.players)
         exact += reading.tally == scene.tally()
-        assert reading.turn == 0  # upright photos are read as they are
+        # Upright photos are never read on their side or upside down (a slant may be
+        # taken out: the generator's camera turns up to 30 degrees).
+        assert min(reading.turn, 360 - reading.turn) < 45, reading.turn
     assert exact / len(scenes) >= REGRESSION_FLOOR, f"{exact}/{len(scenes)} exact tallies"
 
 
