@@ -185,8 +185,9 @@ WHITE_ENOUGH = 0.02  # whites within this of neutral: the image is left as it is
 WHITE_SAMPLES = 400  # fewer card pixels than this (no cards, or tiny ones): left as it is
 
 
-# card_slant judges the edges of the image reduced to this long side: enough for a card's.
-SLANT_SIDE: Final[int] = 640
+# card_slant judges the edges of the image reduced to about this long side: a card's edges
+# are tens of pixels long there.
+SLANT_SIDE: Final[int] = 500
 
 
 def white_gains(image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
@@ -260,21 +261,28 @@ def card_slant(image: np.ndarray, boxes: np.ndarray) -> float:
     edges (a face's border against the table and against the next card) outweigh an
     illustration's; the whole image is judged where no box was found."""
     height, width = image.shape[:2]
-    f = min(1.0, SLANT_SIDE / max(height, width))
-    small = cv2.resize(image, (round(width * f), round(height * f)), interpolation=cv2.INTER_AREA)
+    # Reduced by a whole factor, which OpenCV's area resampling does at a fraction of the
+    # cost of any other (0.05 against 2-6 ms for a 1008 px photo).
+    k = max(1, round(max(height, width) / SLANT_SIDE))
+    small = cv2.resize(image, (width // k, height // k), interpolation=cv2.INTER_AREA)
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
     inside = np.zeros(grey.shape, bool)
-    for x0, y0, x1, y1 in (np.asarray(boxes, np.float64).reshape(-1, 4) * f).astype(int):
+    for x0, y0, x1, y1 in (np.asarray(boxes, np.float64).reshape(-1, 4) / k).astype(int):
         inside[max(y0, 0) : y1, max(x0, 0) : x1] = True
     if not inside.any():
         inside[:] = True
-    strength = np.hypot(gx[inside], gy[inside])
-    mean = (strength * np.exp(4j * np.arctan2(gy[inside], gx[inside]))).sum()
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)[inside]
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)[inside]
+    # Each edge's direction four times round, weighted by its strength m: m e^(4i angle)
+    # = (gx + i gy)^4 / m^3, in real arithmetic (no arctan, no complex exponential).
+    squared = gx * gx + gy * gy
+    cos2, sin2 = gx * gx - gy * gy, 2 * gx * gy
+    m3 = squared * np.sqrt(squared) + 1e-6
+    across = float(((cos2 * cos2 - sin2 * sin2) / m3).sum())
+    along = float((2 * sin2 * cos2 / m3).sum())
     # Image rows run down, so the edges' mean direction is the cards' clockwise turn;
     # what stands them straight is its opposite.
-    return -math.degrees(float(np.angle(mean))) / 4
+    return -math.degrees(math.atan2(along, across)) / 4
 
 
 def turned_file(data: bytes, degrees: int, *, max_pixels: int = 50_000_000) -> bytes:
