@@ -19,7 +19,7 @@ from scoring import Tally, score_round
 from scoring.cards import CARD_KINDS, STACKS, TALLY_KEYS
 from vision.boxes import ious
 from vision.photo import load_photo_file
-from vision.pipeline import Detector, detect_photo, read_detections, read_turned
+from vision.pipeline import Detector, detect_photo, read_detections, read_turned, turn_note
 
 # Conditions that make a photo hard, from the generator's record of how it was made.
 HARD = {
@@ -40,6 +40,13 @@ class PhotoResult:
     meta: dict[str, Any]
     seconds: float
     warnings: tuple[str, ...] = ()
+    turned: int = 0  # degrees clockwise the photo was read turned
+
+    @property
+    def warned(self) -> bool:
+        """Whether the reviewer was told to look: a warning other than the note that the
+        photo was read turned (which says why it shows turned, not that it reads wrong)."""
+        return any(w != turn_note(self.turned) for w in self.warnings)
 
     @property
     def exact(self) -> bool:
@@ -151,7 +158,7 @@ class Report:
 
 
 def _warned_share(results: list[PhotoResult]) -> float:
-    return sum(1 for r in results if r.warnings) / len(results) if results else float("nan")
+    return sum(1 for r in results if r.warned) / len(results) if results else float("nan")
 
 
 def evaluate(
@@ -183,6 +190,7 @@ def evaluate(
                 item.truth["meta"],
                 seconds,
                 tuple(reading.warnings),
+                reading.turn,
             )
         )
         # mAP and confusion are about card boxes: every box the detector drew, a nigiri it

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from scoring.cards import TALLY_KEYS
 from vision.evaluate import WRONG_PRINTED, PhotoResult, Report, format_report
+from vision.pipeline import turn_note
 
 
 def tally(**counts: int) -> dict[str, int]:
@@ -54,3 +55,18 @@ def test_a_long_list_of_wrong_photos_is_cut_in_print_but_not_in_the_json() -> No
     printed = format_report(summary)
     assert f"{WRONG_PRINTED - 1:06d}" in printed and f"{WRONG_PRINTED:06d}" not in printed
     assert "and 5 more" in printed
+
+
+def test_a_photo_read_turned_is_warned_only_by_more_than_its_turn_note() -> None:
+    note = turn_note(330)
+    right = tally(tempura=3, egg_on_wasabi=1, pudding=2)
+    report = Report(
+        photos=[
+            result("000001", right, warnings=(note,), turned=330),
+            result("000002", right, warnings=(note, "1 detection below 50% confidence: egg"),
+                   turned=330),
+            result("000003", right),
+            result("000004", right, warnings=(note,), turned=0),  # not its own turn's note
+        ]
+    )  # fmt: skip
+    assert report.summary()["warned"]["right"] == 0.5
