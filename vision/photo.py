@@ -225,10 +225,11 @@ def balanced(image: np.ndarray, gains: np.ndarray) -> np.ndarray:
     return cv2.LUT(image, table.reshape(256, 1, 3))
 
 
-def turn_image(image: np.ndarray, degrees: int) -> np.ndarray:
+def turn_image(image: np.ndarray, degrees: int, *, black_corners: bool = False) -> np.ndarray:
     """The image turned clockwise by `degrees`: exactly for a multiple of 90, else resampled
-    onto a canvas grown to hold all of it (`turned_size`), its corners filled with the
-    nearest edge's pixels rather than a colour, so that they draw no edge of their own."""
+    onto a canvas grown to hold all of it (`turned_size`). Its corners are filled with the
+    nearest edge's pixels, so that they draw no edge of their own for the networks, or,
+    for a file a person will look at, black (smeared edges look like a fault)."""
     degrees %= 360
     if degrees % 90 == 0:
         return np.ascontiguousarray(np.rot90(image, -(degrees // 90)))
@@ -239,7 +240,7 @@ def turn_image(image: np.ndarray, degrees: int) -> np.ndarray:
     matrix[:, 2] += (new_width - width) / 2, (new_height - height) / 2
     return cv2.warpAffine(
         image, matrix, (new_width, new_height), flags=cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_REPLICATE,
+        borderMode=cv2.BORDER_CONSTANT if black_corners else cv2.BORDER_REPLICATE,
     )  # fmt: skip
 
 
@@ -291,7 +292,7 @@ def turned_file(data: bytes, degrees: int, *, max_pixels: int = 50_000_000) -> b
     read turned, so that its boxes and the file agree."""
     photo = load_photo(data, max_bytes=len(data), max_pixels=max_pixels, min_long_side=1 << 30)
     ok, encoded = cv2.imencode(
-        ".jpg", turn_image(photo.image, degrees), [cv2.IMWRITE_JPEG_QUALITY, 95]
+        ".jpg", turn_image(photo.image, degrees, black_corners=True), [cv2.IMWRITE_JPEG_QUALITY, 95]
     )
     if not ok:
         raise PhotoError("unsupported", "the turned photo could not be encoded as JPEG")

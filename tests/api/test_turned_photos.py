@@ -130,5 +130,8 @@ def test_a_game_keeps_a_photo_taken_at_a_slant_turned_straight(
     kept = table.client.get(draft["photo"]["image_url"]).content
     image = cv2.imdecode(np.frombuffer(kept, np.uint8), cv2.IMREAD_COLOR)
     assert image.shape[1::-1] == straight_size
-    # Straight again: the cards' edges lie square to the kept file's.
-    assert abs(card_slant(image, np.zeros((0, 4)))) < 2
+    # Straight again: the cards' edges lie square to the kept file's; its corners, outside
+    # the photo as taken, are black.
+    middle = np.array([[width * 0.4, height * 0.4, width * 0.9, height * 0.9]])
+    assert abs(card_slant(image, middle)) < 2
+    assert image[:8, :8].max() < 30 and image[-8:, -8:].max() < 30
