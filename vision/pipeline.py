@@ -55,7 +55,9 @@ def detect_photo(photo: Photo, detector: Detector) -> tuple[Photo, Detections]:
         straight = photo.turned(slant)
         # Straight may mean on their side: a slant is known only up to quarter turns.
         straight, found = _upright(straight, detector(straight.image), detector)
-        if _mean_confidence(found) >= _mean_confidence(detections) and _keeps(found, detections):
+        # Kept only where it found cards: on an empty table the "slant" is the grain's.
+        better = _mean_confidence(found) >= _mean_confidence(detections)
+        if len(found) and better and _keeps(found, detections):
             seen, detections = straight, found
     return seen, detections.scaled(seen.scale)
 

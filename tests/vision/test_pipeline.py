@@ -135,6 +135,19 @@ def test_cards_nearly_straight_are_not_tried_at_a_slant() -> None:
     assert seen.turn == 0 and detector.calls == 1 + 3  # the quarter turns, not a slant
 
 
+def test_an_empty_table_is_not_turned_by_the_slant_of_its_grain() -> None:
+    table = np.full((600, 800, 3), 120, np.uint8)
+    for k in range(-800, 1600, 40):
+        cv2.line(table, (k, 0), (k + 600, 600), (60, 90, 140), 8)  # grain at 45 degrees
+
+    def nothing(image: np.ndarray) -> Detections:
+        return Detections.empty()
+
+    assert abs(card_slant(table, np.zeros((0, 4)))) > SLANT_BEYOND
+    seen, detections = detect_photo(photo_of(table), nothing)
+    assert seen.turn == 0 and len(detections) == 0
+
+
 def test_a_slant_that_reads_less_confidently_is_not_kept() -> None:
     class SlantedBest(StraightOnly):
         def __call__(self, image: np.ndarray) -> Detections:
