@@ -106,9 +106,10 @@ def register(subparsers: Any) -> None:
     )
     synth.add_argument(
         "--scene",
-        choices=("classic", "other"),
+        choices=("classic", "printed", "other"),
         default="classic",
-        help="photo renderer: classic (what the detector trains on) or other (an independent "
+        help="photo renderer: classic (what the detector trains on), printed (classic, on "
+        "printed tablecloths only: stripes, gingham, dots) or other (an independent "
         "renderer written from card-spec.md alone, never trained on: a held-out test)",
     )
     synth.add_argument("--workers", type=_positive, help="processes (default: up to 2 CPU cores)")

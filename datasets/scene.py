@@ -101,8 +101,10 @@ def make_scene(
     size: int = 640,
     players: int | None = None,
     style: str | None = None,
+    tables: tuple[str, ...] | None = None,
 ) -> Scene:
-    """Render one photo whose long side is `size` px."""
+    """Render one photo whose long side is `size` px, on one of `tables` (table.surface
+    kinds; default: any of table.SURFACES)."""
     collection = deal_collection(rng, players=players)
     if style is None:
         style = str(rng.choice(LAYOUT_STYLES, p=[0.3, 0.3, 0.25, 0.15]))
@@ -144,7 +146,9 @@ def make_scene(
     # The table's texture gains less detail than the cards when drawn larger: it is the
     # costliest part to draw, and cloth or wood grain at 1/up of a pixel hardly shows.
     texels = 1.2 / math.sqrt(up)
-    image, clutter, over = _table(rng, homography, rw, rh, np.stack(quads), light, texels)
+    image, clutter, over = _table(
+        rng, homography, rw, rh, np.stack(quads), light, texels, tables=tables
+    )
     label_map = np.zeros((rh, rw), np.int16)
     full_area: list[float] = []
     for index, (card, quad) in enumerate(zip(placed, quads, strict=True)):
@@ -220,6 +224,8 @@ def _table(
     quads: np.ndarray,
     light: Light,
     texels: float = 1.2,
+    *,
+    tables: tuple[str, ...] | None = None,
 ) -> tuple[np.ndarray, list[dict[str, Any]], list[tuple[ClutterItem, np.ndarray, float]]]:
     """The table surface under the whole frame, drawn flat and seen through the camera,
     with the clutter that lies under or beside the cards (and its box in the image), and
@@ -232,7 +238,8 @@ def _table(
     # Texture resolution: about `texels` per image pixel where the table is nearest.
     ppm = min(max(width, height) * texels / max(span), 4000 / max(span))
     tw, th = max(8, int(span[0] * ppm)), max(8, int(span[1] * ppm))
-    texture = surface(rng, th, tw)
+    kind = str(rng.choice(tables)) if tables else None
+    texture = surface(rng, th, tw, kind, ppm)
     to_texture = np.array([[ppm, 0, -lo[0] * ppm], [0, ppm, -lo[1] * ppm], [0, 0, 1]])
     cards_tex = _apply(to_texture @ inverse, quads.reshape(-1, 2))
     margin = 20 * ppm

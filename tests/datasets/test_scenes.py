@@ -8,7 +8,10 @@ import cv2
 import numpy as np
 import pytest
 
-from datasets.scene import MIN_VISIBLE, SLIVER, Scene, SceneCard
+from datasets.faces import FacePool
+from datasets.scene import MIN_VISIBLE, SLIVER, Scene, SceneCard, make_scene
+from datasets.synth import SCENES
+from datasets.table import PRINTED_CLOTHS, SURFACES, surface
 from scoring.cards import CARD_KINDS, NIGIRI
 
 # A label box spans at least this share of its whole card's area. The layouts leave at
@@ -199,3 +202,26 @@ def test_the_image_is_the_jpeg_as_decoded(scenes: list[Scene]) -> None:
         assert scene.jpeg[:2] == b"\xff\xd8"
         decoded = cv2.imdecode(np.frombuffer(scene.jpeg, np.uint8), cv2.IMREAD_COLOR)
         assert decoded is not None and np.array_equal(decoded, scene.image)
+
+
+@pytest.mark.parametrize("kind", PRINTED_CLOTHS)
+def test_a_printed_tablecloth_is_a_pattern_of_ink_on_a_light_ground(kind: str) -> None:
+    """datasets/table.py: stripes, gingham and dots, sized in mm whatever the texture's
+    resolution, drawn only where asked (`sushigo synth --scene printed`)."""
+    for ppm in (1.0, 3.0):
+        cloth = surface(np.random.default_rng(8), 600, 800, kind, ppm).astype(np.float32)
+        light = cloth.mean(2) > 170
+        assert 0.15 < light.mean() < 0.95, (kind, ppm, light.mean())  # both ink and ground
+        # A pattern, not noise: it repeats within a few centimetres along a row or column.
+        rows, columns = np.abs(np.diff(light, axis=1)).mean(), np.abs(np.diff(light, axis=0)).mean()
+        assert max(rows, columns) > 0.5 / (40 * ppm), (kind, ppm, rows, columns)
+    again = surface(np.random.default_rng(8), 600, 800, kind, 2.0)
+    np.testing.assert_array_equal(again, surface(np.random.default_rng(8), 600, 800, kind, 2.0))
+
+
+def test_scenes_on_printed_cloths_are_drawn_only_where_asked(pool: FacePool) -> None:
+    plain = make_scene(np.random.default_rng(77), pool, size=320)
+    printed = make_scene(np.random.default_rng(77), pool, size=320, tables=("stripes",))
+    assert printed.tally() == plain.tally()  # the same collection, on another table
+    assert not np.array_equal(printed.image, plain.image)
+    assert "printed" in SCENES and PRINTED_CLOTHS[0] not in SURFACES
