@@ -82,6 +82,8 @@ class _Builder:
         ox, oy = _along(angle, dx + self.rng.uniform(-2, 2), dy + self.rng.uniform(-2, 2))
         twist = angle + self.rng.uniform(-3, 3)
         wasabi, nigiri = (cx, cy), (cx + ox, cy + oy)
+        # At 0 no side is drawn at all, so the scenes drawn before either side existed
+        # can be drawn again exactly (tests/datasets/test_realism.py).
         if sideways and WASABI_ON_THE_RIGHT and self.rng.random() < WASABI_ON_THE_RIGHT:
             wasabi, nigiri = nigiri, wasabi  # the nigiri now the pile's left card
         self.cards.append(PlacedCard(pile.cards[0], index, card_corners(*wasabi, angle)))

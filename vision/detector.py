@@ -299,11 +299,10 @@ class CardDetector:
 
 def other_nigiri(probs: np.ndarray) -> np.ndarray:
     """For boxes the classifier read as nigiri, (N, len(CLASSES)) probabilities: the
-    probability of the likeliest other nigiri kind. The three nigiri share
-    one face colour (card-spec.md), so only the drawing and the name banner tell them
-    apart, and that is where the classifier errs in art it never saw."""
-    nigiri = np.sort(probs[:, _NIGIRI_CLASSES], axis=1)
-    return nigiri[:, -2] if len(nigiri) else np.zeros(0, np.float32)
+    probability of the likeliest other nigiri kind. The three nigiri share one face colour
+    (card-spec.md), so only the drawing and the name banner tell them apart, and that is
+    where the classifier errs in art it never saw."""
+    return np.sort(probs[:, _NIGIRI_CLASSES], axis=1)[:, -2]
 
 
 def looks_again(gains: np.ndarray) -> bool:

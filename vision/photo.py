@@ -276,8 +276,9 @@ def card_slant(image: np.ndarray, boxes: np.ndarray) -> float:
     gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)[inside]
     # Each edge's direction four times round, weighted by its strength m: m e^(4i angle)
     # = (gx + i gy)^4 / m^3, in real arithmetic (no arctan, no complex exponential).
-    squared = gx * gx + gy * gy
-    cos2, sin2 = gx * gx - gy * gy, 2 * gx * gy
+    xx, yy = gx * gx, gy * gy
+    squared = xx + yy
+    cos2, sin2 = xx - yy, 2 * gx * gy
     m3 = squared * np.sqrt(squared) + 1e-6
     across = float(((cos2 * cos2 - sin2 * sin2) / m3).sum())
     along = float((2 * sin2 * cos2 / m3).sum())

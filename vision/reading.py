@@ -45,7 +45,7 @@ LEANS_ON_WASABI: Final[float] = 0.5
 # no other warning sees (the card count is right, the confidence high). On the tuning sets
 # (1,100 photos of four renderings) it flagged 2 of the 3 such mistakes no warning had
 # caught and 1 photo read right; on the report sets (1,000) no photo read right
-# (vision/README.md, "Unsure which nigiri (thirteenth session)").
+# (vision/README.md, "Another hand's photos").
 NIGIRI_DOUBT: Final[float] = 0.1
 
 # Duplicate suppression: two boxes are one card when they overlap this much ...
@@ -643,7 +643,8 @@ def _nigiri_doubt_warning(detections: Detections) -> list[str]:
     doubted = np.flatnonzero(detections.doubts >= NIGIRI_DOUBT)
     if not len(doubted):
         return []
-    which = ", ".join(f"{detections.labels[i]} ({detections.doubts[i]:.0%})" for i in doubted)
+    labels = detections.labels
+    which = ", ".join(f"{labels[i]} ({detections.doubts[i]:.0%})" for i in doubted)
     banner = "the name on its banner" if len(doubted) == 1 else "the names on their banners"
     return [f"{len(doubted)} nigiri may be another kind: {which}; check {banner}"]
 
