@@ -27,6 +27,7 @@ CLASSES: tuple[str, ...] = (*CARD_KINDS, "none")  # "none": not a card (clutter,
 NONE_ID = len(CLASSES) - 1
 PAD = 0.06  # context around a box, as a share of its size
 SQUEEZE = 32  # channels per cell the crop networks' head reads
+NOT_A_CARD = 0.15  # a "none" crop: no card covers more of it than this share
 
 
 def crop_boxes(
@@ -148,8 +149,15 @@ def crops_from_dataset(
     per_card: int = 2,
     none_per_image: int = 2,
     size: int = CROP,
+    false_alarms: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> CropSet:
-    """Card crops (with the box jitter a detector makes) and non-card crops from a dataset."""
+    """Card crops (with the box jitter a detector makes) and non-card crops from a dataset.
+
+    `false_alarms`, when given, maps an image to the boxes a card finder puts on it (for
+    example `CardDetector.find_collection`'s); those lying off every card become "none"
+    crops too, so that the classifier learns to turn down what the finder mistakes for
+    a card (a tablecloth's red stripes read as maki: vision/README.md, "Printed
+    tablecloths")."""
     from datasets.yolo_format import read_split
 
     rng = np.random.default_rng(seed)
@@ -171,7 +179,7 @@ def crops_from_dataset(
             bw, bh = sizes[int(rng.integers(len(sizes)))] * rng.uniform(0.6, 1.5)
             x1, y1 = rng.uniform(0, max(1, w - bw)), rng.uniform(0, max(1, h - bh))
             cand = np.array([x1, y1, x1 + bw, y1 + bh])
-            if len(boxes) == 0 or _max_overlap(cand, boxes) < 0.15:
+            if len(boxes) == 0 or _max_overlap(cand, boxes) < NOT_A_CARD:
                 chosen.append(cand)
                 chosen_labels.append(NONE_ID)
                 accepted += 1
@@ -180,6 +188,11 @@ def crops_from_dataset(
         for thing in item.truth.get("meta", {}).get("clutter", []):
             chosen.append(jitter_box(np.array(thing["box"], float), rng, 0.08))
             chosen_labels.append(NONE_ID)
+        if false_alarms is not None:
+            for found in false_alarms(image):
+                if len(boxes) == 0 or _max_overlap(found, boxes) < NOT_A_CARD:
+                    chosen.append(found)
+                    chosen_labels.append(NONE_ID)
         crops.append(crop_boxes(image, np.array(chosen), size=size))
         labels.extend(chosen_labels)
     return CropSet(np.concatenate(crops), np.array(labels, np.int64))

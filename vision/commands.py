@@ -62,13 +62,22 @@ def register(subparsers: Any) -> None:
     )
     train.add_argument("--resume", action="store_true", help="continue the run in --out")
     train.add_argument(
+        "--false-alarms",
+        action="store_true",
+        help="classifier: also train on what the card finder of --weights (default: the "
+        'shipped one) finds off every card, as "none"',
+    )
+    train.add_argument(
         "--finetune",
         action="store_true",
         help="start from --weights and train on --data, a corrections export, "
         "mixed with fresh synthetic photos; report before/after on held-out photos",
     )
     train.add_argument(
-        "--weights", type=Path, help="weights folder to fine-tune (default: shipped)"
+        "--weights",
+        type=Path,
+        help="weights folder to fine-tune or quantize, or whose finder --false-alarms asks "
+        "(default: the shipped one)",
     )
     train.add_argument(
         "--synthetic",
@@ -125,6 +134,7 @@ def run_detect(args: argparse.Namespace) -> int:
 
 def run_train(args: argparse.Namespace) -> int:
     from datasets.yolo_format import refuse_held_out
+    from vision.detector import default_weights
     from vision.train import (
         DetectorTraining,
         train_classifier_run,
@@ -163,6 +173,7 @@ def run_train(args: argparse.Namespace) -> int:
             args.out / "classifier",
             epochs=args.classifier_epochs,
             threads=args.threads,
+            false_alarms_of=(args.weights or default_weights()) if args.false_alarms else None,
         )
         print(f"classifier: {onnx}")
     stack_check = None

@@ -18,7 +18,7 @@ import numpy as np
 from scoring import Tally, score_round
 from scoring.cards import CARD_KINDS, STACKS, TALLY_KEYS
 from vision.boxes import ious
-from vision.photo import load_photo_file
+from vision.photo import boxes_turned_back, load_photo_file
 from vision.pipeline import Detector, detect_photo, read_detections, read_turned, turn_note
 
 # Conditions that make a photo hard, from the generator's record of how it was made.
@@ -179,8 +179,8 @@ def evaluate(
         start = time.perf_counter()
         photo = load_photo_file(item.image)
         seen, detections = detect_photo(photo, detector)
-        reading = read_detections(detections, players=item.truth["players"])
-        reading = read_turned(reading, (seen.turn - photo.turn) % 360)
+        turned = (seen.turn - photo.turn) % 360
+        reading = read_turned(read_detections(detections, players=item.truth["players"]), turned)
         seconds = time.perf_counter() - start
         report.photos.append(
             PhotoResult(
@@ -195,7 +195,8 @@ def evaluate(
         )
         # mAP and confusion are about card boxes: every box the detector drew, a nigiri it
         # labelled as a stack counted as that nigiri (the tally above is what reads stacks).
-        boxes = detections.xyxy
+        # The truth's boxes are in the photo as it came; a photo read turned found its own.
+        boxes = boxes_turned_back(detections.xyxy, photo.original_size, turned)
         labels = [STACKS.get(label, label) for label in detections.labels]
         for box, label, conf in zip(boxes, labels, detections.confidence, strict=True):
             predictions.append((label, box, float(conf), n))

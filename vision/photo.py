@@ -255,6 +255,26 @@ def turned_size(size: tuple[int, int], degrees: int) -> tuple[int, int]:
     return round(width * c + height * s), round(width * s + height * c)
 
 
+def boxes_turned_back(boxes: np.ndarray, size: tuple[int, int], degrees: int) -> np.ndarray:
+    """Boxes (N, 4) xyxy found in an image of `size` (width, height) turned clockwise by
+    `degrees` (`turn_image`), in the image's own frame: the hull of each box's corners
+    turned back. For a card that stood straight in the turned image, that hull is the
+    card's own box in the image as it came."""
+    boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
+    degrees %= 360
+    if not degrees or not len(boxes):
+        return boxes.copy()
+    width, height = size
+    turned_width, turned_height = turned_size(size, degrees)
+    corners = boxes[:, [[0, 1], [2, 1], [2, 3], [0, 3]]]  # (N, 4 corners, xy)
+    dx = corners[..., 0] - turned_width / 2
+    dy = corners[..., 1] - turned_height / 2
+    c, s = math.cos(math.radians(degrees)), math.sin(math.radians(degrees))
+    x = c * dx + s * dy + width / 2
+    y = -s * dx + c * dy + height / 2
+    return np.stack([x.min(1), y.min(1), x.max(1), y.max(1)], axis=1).astype(np.float32)
+
+
 def card_slant(image: np.ndarray, boxes: np.ndarray) -> float:
     """The turn (degrees clockwise, -45 to 45) that stands the cards inside `boxes` (xyxy,
     image px) straight, up to quarter turns: from the mean direction of the edges there,

@@ -148,12 +148,23 @@ def train_classifier_run(
     seed: int = 0,
     init: Path | None = None,
     lr: float = 3e-3,
+    false_alarms_of: Path | None = None,
 ) -> Path:
-    """Crops from synth datasets -> trained classifier -> out/classifier.onnx (+ .pt)."""
+    """Crops from synth datasets -> trained classifier -> out/classifier.onnx (+ .pt).
+    `false_alarms_of`: a weights folder whose card finder's false alarms on the datasets'
+    photos are added as "none" crops."""
     from vision.classifier import CLASSES, crops_from_dataset
 
+    crops_from: Callable[..., Any] = crops_from_dataset
+    if false_alarms_of is not None:
+        from vision.detector import load_detector
+
+        detector = load_detector(false_alarms_of, threads=threads)
+        crops_from = functools.partial(
+            crops_from_dataset, false_alarms=lambda image: detector.find_collection(image)[0]
+        )
     return _train_on_crops(
-        "classifier", crops_from_dataset, len(CLASSES), data, out,
+        "classifier", crops_from, len(CLASSES), data, out,
         epochs=epochs, threads=threads, seed=seed, init=init, lr=lr,
     )  # fmt: skip
 

@@ -88,3 +88,24 @@ def test_train_passes_the_device_to_the_finder_training(
     assert main([*argv, "--device", "0"]) == 0
     assert main(argv) == 0
     assert [cfg.device for cfg in seen] == ["0", "cpu"]
+
+
+def test_train_gives_the_classifier_the_false_alarms_of_the_finder_asked_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import vision.train
+    from vision.detector import default_weights
+
+    (tmp_path / "data.yaml").write_text("path: .\n")
+    seen: list[Path | None] = []
+
+    def train_classifier_run(data: Path, out: Path, **kw: object) -> Path:
+        seen.append(kw["false_alarms_of"])  # type: ignore[arg-type]
+        return tmp_path / "classifier.onnx"
+
+    monkeypatch.setattr(vision.train, "train_classifier_run", train_classifier_run)
+    argv = ["train", "--data", str(tmp_path), "--stage", "classifier", "--out", str(tmp_path)]
+    assert main(argv) == 0
+    assert main([*argv, "--false-alarms"]) == 0
+    assert main([*argv, "--false-alarms", "--weights", str(tmp_path)]) == 0
+    assert seen == [None, default_weights(), tmp_path]
