@@ -58,8 +58,8 @@ class Box:
     box: tuple[float, float, float, float]
     source: Literal["detector", "reviewer"]
     detected_label: str | None = None  # what the detector said, when since relabeled
-    # For a nigiri's box as detected, the odds of another nigiri (reading.NIGIRI_DOUBT);
-    # gone once a person has labelled the box.
+    # For a nigiri's or maki's box as detected, the odds of another nigiri or roll count
+    # (reading.NIGIRI_DOUBT, MAKI_DOUBT); gone once a person has labelled the box.
     doubt: float | None = None
 
     def record(self) -> dict[str, Any]:

@@ -60,6 +60,7 @@ DECK: Final = MappingProxyType(
 DECK_SIZE: Final[int] = sum(DECK.values())
 
 NIGIRI: Final[tuple[str, ...]] = ("egg", "salmon", "squid")
+MAKI: Final[tuple[str, ...]] = ("maki_1", "maki_2", "maki_3")  # by the icons on the card
 # A stack key names the nigiri lying on a wasabi.
 STACKS: Final = MappingProxyType({f"{n}_on_wasabi": n for n in NIGIRI})
 

@@ -25,8 +25,9 @@ def _check(name: str, array: np.ndarray, shape: tuple[int | None, ...]) -> None:
         raise ValueError(f"{name} must have shape {expected}, got {array.shape}")
 
 
-# What only a nigiri's box carries: field, dtype, the value where it was not asked.
-_PER_NIGIRI: tuple[tuple[str, type, float], ...] = (
+# What only some boxes carry (a nigiri's or maki's): field, dtype, the value where it was
+# not asked.
+_ASKED_OF_SOME: tuple[tuple[str, type, float], ...] = (
     ("wasabi_under", np.float32, np.nan),
     ("doubt", np.float32, np.nan),
 )
@@ -42,7 +43,8 @@ class Detections:
         a nigiri's box (vision/stack_check.py); NaN where it was not asked (another kind,
         a reviewer's box). Omitted: all NaN.
     doubt: (N,) float32, for a nigiri's box, the probability the classifier gave the
-        likeliest other nigiri kind; NaN where not asked. Omitted: all NaN.
+        likeliest other nigiri kind, for a maki's the likeliest other roll count; NaN
+        where not asked. Omitted: all NaN.
     """
 
     xyxy: np.ndarray
@@ -56,14 +58,14 @@ class Detections:
         object.__setattr__(self, "confidence", np.asarray(self.confidence, dtype=np.float32))
         object.__setattr__(self, "class_id", np.asarray(self.class_id, dtype=np.int64))
         n = len(self.xyxy)
-        for name, dtype, missing in _PER_NIGIRI:
+        for name, dtype, missing in _ASKED_OF_SOME:
             given = getattr(self, name)
             array = np.full(n, missing) if given is None else given
             object.__setattr__(self, name, np.asarray(array, dtype=dtype))
         _check("xyxy", self.xyxy, (n, 4))
         _check("confidence", self.confidence, (n,))
         _check("class_id", self.class_id, (n,))
-        for name, _, _ in _PER_NIGIRI:
+        for name, _, _ in _ASKED_OF_SOME:
             _check(name, getattr(self, name), (n,))
         if n and (self.class_id.min() < 0 or self.class_id.max() >= len(LABELS)):
             raise ValueError(f"class_id must lie in [0, {len(LABELS)}), got {self.class_id}")
@@ -77,7 +79,7 @@ class Detections:
     @classmethod
     def from_records(cls, records: Iterable[dict[str, Any]]) -> Detections:
         """From the JSON shape [{"label", "confidence", "box": [x1, y1, x2, y2]}, ...],
-        with a nigiri's "doubt" where `to_records(doubt=True)` kept them."""
+        with a nigiri's or maki's "doubt" where `to_records(doubt=True)` kept them."""
         rows = list(records)
         if not rows:
             return cls.empty()
@@ -118,7 +120,7 @@ class Detections:
 
     def to_records(self, *, doubt: bool = False) -> list[dict[str, Any]]:
         """The JSON shape of design.md: label, confidence (3 decimals), box (1 decimal).
-        With `doubt`, a nigiri's box also keeps its "doubt" (the form a game stores, so
+        With `doubt`, a nigiri's or maki's box also keeps its "doubt" (the form a game stores, so
         that its review still sees it; not the contract's)."""
         records: list[dict[str, Any]] = [
             {

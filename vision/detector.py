@@ -22,7 +22,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from scoring.cards import NIGIRI, STACKS
+from scoring.cards import MAKI, NIGIRI, STACKS
 from vision.boxes import ious
 from vision.classifier import CLASSES, NONE_ID, crop_boxes, to_input
 from vision.detections import Detections
@@ -71,6 +71,8 @@ _CLASS_TO_LABEL = np.array([LABEL_ID.get(name, -1) for name in CLASSES], np.int6
 # A nigiri's label id, and the label id of the same nigiri on a wasabi.
 _NIGIRI_IDS = np.array([LABEL_ID[n] for n in NIGIRI], np.int64)
 _NIGIRI_CLASSES = np.array([CLASSES.index(n) for n in NIGIRI], np.int64)
+_MAKI_IDS = np.array([LABEL_ID[m] for m in MAKI], np.int64)
+_MAKI_CLASSES = np.array([CLASSES.index(m) for m in MAKI], np.int64)
 _STACK_OF = np.arange(len(LABEL_ID), dtype=np.int64)
 for _stack, _nigiri in STACKS.items():
     _STACK_OF[LABEL_ID[_nigiri]] = LABEL_ID[_stack]
@@ -291,18 +293,21 @@ class CardDetector:
         under = np.full(len(boxes), np.nan, np.float32)
         under[nigiri] = self.on_wasabi(image, boxes[nigiri])
         doubt = np.full(len(boxes), np.nan, np.float32)
-        doubt[nigiri] = other_nigiri(probs[card][nigiri])
+        doubt[nigiri] = other_of(probs[card][nigiri], _NIGIRI_CLASSES)
+        maki = np.flatnonzero(np.isin(labels, _MAKI_IDS))
+        doubt[maki] = other_of(probs[card][maki], _MAKI_CLASSES)
         stacked = nigiri[under[nigiri] >= MIN_PROBABILITY]
         labels[stacked] = _STACK_OF[labels[stacked]]
         return Detections(boxes, confidence, labels, under, doubt)
 
 
-def other_nigiri(probs: np.ndarray) -> np.ndarray:
-    """For boxes the classifier read as nigiri, (N, len(CLASSES)) probabilities: the
-    probability of the likeliest other nigiri kind. The three nigiri share one face colour
-    (card-spec.md), so only the drawing and the name banner tell them apart, and that is
-    where the classifier errs in art it never saw."""
-    return np.sort(probs[:, _NIGIRI_CLASSES], axis=1)[:, -2]
+def other_of(probs: np.ndarray, family: np.ndarray) -> np.ndarray:
+    """For boxes the classifier read as one of `family` (classifier indices: the three
+    nigiri, or the three maki), (N, len(CLASSES)) probabilities: the probability of the
+    likeliest other kind of that family. Each family shares one face colour (card-spec.md):
+    only the name banner tells the nigiri apart, only the icons the maki, and that is where
+    the classifier errs in art or at sizes it never saw."""
+    return np.sort(probs[:, family], axis=1)[:, -2]
 
 
 def looks_again(gains: np.ndarray) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +14,7 @@ import pytest
 from datasets import layout
 from datasets.faces import FacePool
 from datasets.scene import make_scene
-from scoring.cards import NIGIRI, STACKS
+from scoring.cards import MAKI, NIGIRI, STACKS
 from vision.classifier import CLASSES
 from vision.detector import (
     MODEL_CARD,
@@ -27,7 +28,7 @@ from vision.detector import (
     letterbox,
     load_detector,
     model_info,
-    other_nigiri,
+    other_of,
     zoom_region,
     zoom_size,
 )
@@ -160,7 +161,7 @@ def test_shipped_stack_check_tells_a_stacked_nigiri_from_a_plain_one(scenes: lis
     assert right / total >= 0.95, f"{right}/{total}"
 
 
-def test_other_nigiri_is_the_likeliest_nigiri_but_the_one_read() -> None:
+def test_other_of_a_family_is_its_likeliest_kind_but_the_one_read() -> None:
     probs = np.zeros((2, len(CLASSES)), np.float32)
     probs[0, [CLASSES.index("salmon"), CLASSES.index("squid"), CLASSES.index("egg")]] = [
         0.7,
@@ -173,22 +174,31 @@ def test_other_nigiri_is_the_likeliest_nigiri_but_the_one_read() -> None:
         0.35,
         0.05,
     ]
-    np.testing.assert_allclose(other_nigiri(probs), [0.2, 0.05])
-    assert other_nigiri(probs[:0]).shape == (0,)
+    nigiri = np.array([CLASSES.index(n) for n in NIGIRI])
+    np.testing.assert_allclose(other_of(probs, nigiri), [0.2, 0.05])
+    assert other_of(probs[:0], nigiri).shape == (0,)
+    maki = np.array([CLASSES.index(m) for m in MAKI])
+    probs[0, maki] = [0.3, 0.6, 0.1]
+    np.testing.assert_allclose(other_of(probs[:1], maki), [0.3])
 
 
-def test_the_shipped_detector_says_how_much_each_nigiri_doubts_its_kind(scenes: list) -> None:
+def test_the_shipped_detector_says_how_much_each_nigiri_and_maki_doubts_its_kind(
+    scenes: list,
+) -> None:
     detector = load_detector()
-    asked = 0
+    asked: Counter[str] = Counter()
     for scene in scenes[:10]:
         found = detector(load_photo(scene.jpeg).image)
         for name, p in zip(found.labels, found.doubts, strict=True):
-            if STACKS.get(name, name) in NIGIRI:
-                asked += 1
-                assert 0 <= p <= 0.5  # another nigiri than the one read, less likely
+            family = (
+                "nigiri" if STACKS.get(name, name) in NIGIRI else "maki" if name in MAKI else ""
+            )
+            if family:
+                asked[family] += 1
+                assert 0 <= p <= 0.5  # another kind of its family than the one read, less likely
             else:
                 assert np.isnan(p)
-    assert asked >= 5
+    assert asked["nigiri"] >= 5 and asked["maki"] >= 5
 
 
 def test_the_stack_check_finds_a_wasabi_showing_on_the_nigiris_right(

@@ -25,6 +25,7 @@ from vision.detections import Detections
 from vision.labels import label_id
 from vision.pipeline import read_detections
 from vision.reading import (
+    MAKI_DOUBT,
     NIGIRI_DOUBT,
     Reading,
     read_tally,
@@ -774,6 +775,26 @@ def test_a_nigiri_read_with_doubt_between_nigiri_kinds_is_pointed_out() -> None:
         "2 nigiri may be another kind: salmon (14%), squid (10%); check the names on their banners"
     ]
     assert read_tally(found).warnings == []  # a reviewer's boxes carry no doubt
+
+
+def test_a_maki_read_with_doubt_about_its_rolls_is_pointed_out_apart_from_nigiri() -> None:
+    found = boxes(
+        ("maki_2", [0, 0, 630, 880], 0.9),
+        ("maki_3", [700, 0, 1330, 880], 0.95),
+        ("egg", [1400, 0, 2030, 880], 0.9),
+        ("maki_1", [2100, 0, 2730, 880], 0.9),
+    )
+    doubt = [0.18, MAKI_DOUBT - 0.01, 0.12, MAKI_DOUBT]
+    reading = read_tally(Detections(found.xyxy, found.confidence, found.class_id, doubt=doubt))
+    assert reading.warnings == [
+        "1 nigiri may be another kind: egg (12%); check the name on its banner",
+        "2 maki may show another number of rolls: maki_2 (18%), maki_1 (10%); "
+        "count the rolls on their banners",
+    ]
+    one = Detections(found.xyxy[:2], found.confidence[:2], found.class_id[:2], doubt=[0.3, 0])
+    assert read_tally(one).warnings == [
+        "1 maki may show another number of rolls: maki_2 (30%); count the rolls on its banner"
+    ]
 
 
 def test_thresholds_are_options() -> None:

@@ -1,6 +1,7 @@
-"""A nigiri the classifier nearly read as another nigiri is pointed out to the reviewer
-(vision.reading.NIGIRI_DOUBT), in a game's review after the photo is stored and in POST
-/api/v1/detect; once a person has labelled the box, the doubt is gone."""
+"""A nigiri the classifier nearly read as another nigiri, or a maki as another roll count,
+is pointed out to the reviewer (vision.reading.NIGIRI_DOUBT, MAKI_DOUBT), in a game's
+review after the photo is stored and in POST /api/v1/detect; once a person has labelled
+the box, the doubt is gone."""
 
 from __future__ import annotations
 
@@ -50,3 +51,22 @@ def test_detect_points_out_a_doubted_nigiri(client: TestClient, detector: FakeDe
     body = response.json()
     assert body["warnings"] == [WARNING]
     assert set(body["detections"][-1]) == {"label", "confidence", "box"}
+
+
+def test_a_maki_doubted_in_its_rolls_is_pointed_out_until_a_person_labels_it(
+    table: Table, detector: FakeDetector
+) -> None:
+    records = boxes_for([*HAND, "salmon"])
+    maki = HAND.index("maki_2")
+    records[maki]["doubt"] = 0.3  # (reading.MAKI_DOUBT)
+    detector.register((900, 700), records)
+    response = table.upload(1, 1, make_photo((900, 700), records))
+    assert response.status_code == 201, response.text
+    warning = "1 maki may show another number of rolls: maki_2 (30%); count the rolls on its banner"
+    assert response.json()["warnings"] == [warning]
+    assert table.collection(1, 1)["warnings"] == [warning]
+    box = response.json()["detections"][maki]["id"]
+    relabel = table.correct(1, 1, action="relabel", detection=box, label="maki_3")
+    assert relabel.status_code == 200, relabel.text
+    assert relabel.json()["warnings"] == []
+    assert relabel.json()["tally"]["maki_3"] == 1
