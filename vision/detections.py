@@ -25,8 +25,8 @@ def _check(name: str, array: np.ndarray, shape: tuple[int | None, ...]) -> None:
         raise ValueError(f"{name} must have shape {expected}, got {array.shape}")
 
 
-# What only some boxes carry (a nigiri's or maki's): field, dtype, the value where it was
-# not asked.
+# What only some boxes carry (a nigiri's wasabi_under, a nigiri's or maki's doubt): field,
+# dtype, the value where it was not asked.
 _ASKED_OF_SOME: tuple[tuple[str, type, float], ...] = (
     ("wasabi_under", np.float32, np.nan),
     ("doubt", np.float32, np.nan),
