@@ -23,7 +23,7 @@ from vision.photo import (
     turned_size,
     white_gains,
 )
-from vision.pipeline import SLANT_BEYOND, TURN_FLOOR, detect_photo, read_photo
+from vision.pipeline import ASKEW, SLANT_BEYOND, TURN_FLOOR, detect_photo, read_photo
 
 WIDTH, HEIGHT = 120, 80
 
@@ -173,6 +173,25 @@ def test_an_empty_table_is_not_turned_by_the_slant_of_its_grain() -> None:
     assert abs(card_slant(table, np.zeros((0, 4)))) > SLANT_BEYOND
     seen, detections = detect_photo(photo_of(table), nothing)
     assert seen.turn == 0 and len(detections) == 0
+
+
+@pytest.mark.parametrize("confidence", [0.9, TURN_FLOOR - 0.01])
+def test_a_photo_where_nothing_is_found_is_read_once_more_turned_askew(
+    confidence: float,
+) -> None:
+    table = np.full((600, 800, 3), 120, np.uint8)  # no edge: no slant to go by
+    askew_shape = turned_size((800, 600), ASKEW)[::-1]
+
+    def only_askew(image: np.ndarray) -> Detections:
+        if image.shape[:2] != askew_shape:
+            return Detections.empty()
+        return Detections(np.array([[10.0, 10, 100, 140]]), np.array([confidence]), [0])
+
+    seen, detections = detect_photo(photo_of(table), only_askew)
+    if confidence >= TURN_FLOOR:
+        assert seen.turn == ASKEW and len(detections) == 1
+    else:  # a faint find on an empty table is not worth turning the photo for
+        assert seen.turn == 0 and len(detections) == 0
 
 
 def test_a_slant_that_reads_less_confidently_is_not_kept() -> None:
