@@ -115,11 +115,13 @@ def run_detect(args: argparse.Namespace) -> int:
     reading = read_photo(photo, load_detector(args.weights), players=args.players)
     if args.annotate:
         from vision.annotate import annotate, encode_jpeg
+        from vision.photo import turn_image
 
         # Boxes are in the original photo's pixels, turned as it was read; draw on the
-        # decoded image so turned.
+        # decoded image so turned, with black corners where a slant grew it (as a game
+        # keeps it: the networks' smeared edges look like a fault to a person).
         shown = dataclasses.replace(reading, detections=reading.detections.scaled(1 / photo.scale))
-        image = photo.turned(reading.turn).image
+        image = turn_image(photo.image, reading.turn, black_corners=True)
         args.annotate.write_bytes(encode_jpeg(annotate(image, shown)))
     if args.json:
         json.dump(reading.to_json(), sys.stdout)

@@ -14,6 +14,7 @@ from datasets.faces import FacePool
 from datasets.scene import make_scene
 from datasets.synth import write_dataset
 from scoring.cards import TALLY_KEYS
+from vision.photo import turn_image
 
 
 @pytest.fixture(scope="module")
@@ -39,6 +40,21 @@ def test_detect_json_prints_the_api_body_and_annotates(
     assert max(d["box"][2] for d in body["detections"]) > 1008
     annotated = cv2.imread(str(out))
     assert annotated is not None and max(annotated.shape[:2]) >= 1000
+
+
+def test_a_photo_read_at_a_slant_is_annotated_turned_with_black_corners(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    faces = FacePool.rendered(13_579, per_kind=2)
+    scene = make_scene(np.random.default_rng(24_683), faces, size=1280, style="rows")
+    upright = cv2.imdecode(np.frombuffer(scene.jpeg, np.uint8), cv2.IMREAD_COLOR)
+    photo = tmp_path / "slanted.jpg"
+    cv2.imwrite(str(photo), turn_image(upright, 40))  # its own corners smeared, not black
+    out = tmp_path / "annotated.jpg"
+    assert main(["detect", str(photo), "--json", "--annotate", str(out)]) == 0
+    assert json.loads(capsys.readouterr().out)["turned"] == 320
+    annotated = cv2.imread(str(out))
+    assert annotated[-3:, -3:].max() < 40  # outside the photo, now turned back
 
 
 def test_detect_names_a_missing_or_unreadable_photo(
