@@ -194,6 +194,35 @@ def test_a_photo_where_nothing_is_found_is_read_once_more_turned_askew(
         assert seen.turn == 0 and len(detections) == 0
 
 
+class FindsWhatIsLargeEnough:
+    """Finds the bright card of an image only where it fills 2 % of it or more: as the
+    finder misses a small collection in a big frame."""
+
+    def __init__(self, confidence: float) -> None:
+        self.confidence = confidence
+
+    def __call__(self, image: np.ndarray) -> Detections:
+        ys, xs = np.nonzero(image[..., 0] > 200)
+        if len(xs) < 0.02 * image.shape[0] * image.shape[1]:
+            return Detections.empty()
+        box = [[xs.min(), ys.min(), xs.max() + 1, ys.max() + 1]]
+        return Detections(np.array(box, float), np.array([self.confidence]), [0])
+
+
+@pytest.mark.parametrize("confidence", [0.9, TURN_FLOOR - 0.01])
+def test_a_small_collection_found_only_tile_by_tile_is_read_on_its_region(
+    confidence: float,
+) -> None:
+    table = np.full((600, 800, 3), 120, np.uint8)
+    table[40:100, 50:140] = 255  # 1.1 % of the photo, 3 % of its top-left tile
+    seen, detections = detect_photo(photo_of(table), FindsWhatIsLargeEnough(confidence))
+    assert seen.turn == 0
+    if confidence >= TURN_FLOOR:
+        np.testing.assert_allclose(detections.xyxy, [[100, 80, 280, 200]])  # scale 2
+    else:
+        assert len(detections) == 0
+
+
 def test_a_slant_that_reads_less_confidently_is_not_kept() -> None:
     class SlantedBest(StraightOnly):
         def __call__(self, image: np.ndarray) -> Detections:
