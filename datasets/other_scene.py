@@ -648,12 +648,7 @@ def _felt(rng: np.random.Generator, g: Ground) -> tuple[np.ndarray, str]:
         "grey": (96, 98, 100),
         "black": (34, 34, 36),
     }
-    name = str(rng.choice(list(colours)))
-    base = _lin(_jitter(rng, colours[name], 8))
-    fuzz = Noise(rng).at(g.x / 0.6, g.y / 0.6) * _fade(1.2, g.mm_per_px)
-    mottle = g.up(Noise(rng, 32).at(g.coarse_x / 25, g.coarse_y / 25))
-    shade = 1 + 0.06 * fuzz + 0.05 * mottle
-    return base * shade[..., None], f"felt/{name}"
+    return _plain(rng, g, "felt", colours, fine=(0.6, 1.2, 0.06), coarse=(25, 0.05))
 
 
 def _laminate(rng: np.random.Generator, g: Ground) -> tuple[np.ndarray, str]:
@@ -668,12 +663,27 @@ def _laminate(rng: np.random.Generator, g: Ground) -> tuple[np.ndarray, str]:
         "teal": (70, 130, 130),
         "cream": (232, 222, 196),
     }
+    return _plain(rng, g, "laminate", colours, fine=(0.9, 1.8, 0.05), coarse=(60, 0.03))
+
+
+def _plain(
+    rng: np.random.Generator,
+    g: Ground,
+    family: str,
+    colours: dict[str, tuple[int, int, int]],
+    fine: tuple[float, float, float],
+    coarse: tuple[float, float],
+) -> tuple[np.ndarray, str]:
+    """One colour of `colours`, shaded by a fine grain and a coarse mottle: `fine` is
+    (grain mm, mm at which it fades out, weight), `coarse` (mottle mm, weight)."""
     name = str(rng.choice(list(colours)))
     base = _lin(_jitter(rng, colours[name], 8))
-    fleck = Noise(rng).at(g.x / 0.9, g.y / 0.9) * _fade(1.8, g.mm_per_px)
-    cloud = g.up(Noise(rng, 32).at(g.coarse_x / 60, g.coarse_y / 60))
-    shade = 1 + 0.05 * fleck + 0.03 * cloud
-    return base * shade[..., None], f"laminate/{name}"
+    grain_mm, fade_mm, grain_weight = fine
+    mottle_mm, mottle_weight = coarse
+    grain = Noise(rng).at(g.x / grain_mm, g.y / grain_mm) * _fade(fade_mm, g.mm_per_px)
+    mottle = g.up(Noise(rng, 32).at(g.coarse_x / mottle_mm, g.coarse_y / mottle_mm))
+    shade = 1 + grain_weight * grain + mottle_weight * mottle
+    return base * shade[..., None], f"{family}/{name}"
 
 
 def _stone(rng: np.random.Generator, g: Ground) -> tuple[np.ndarray, str]:
