@@ -179,7 +179,7 @@ def crops_from_dataset(
             bw, bh = sizes[int(rng.integers(len(sizes)))] * rng.uniform(0.6, 1.5)
             x1, y1 = rng.uniform(0, max(1, w - bw)), rng.uniform(0, max(1, h - bh))
             cand = np.array([x1, y1, x1 + bw, y1 + bh])
-            if len(boxes) == 0 or _max_overlap(cand, boxes) < NOT_A_CARD:
+            if _off_every_card(cand, boxes):
                 chosen.append(cand)
                 chosen_labels.append(NONE_ID)
                 accepted += 1
@@ -190,12 +190,17 @@ def crops_from_dataset(
             chosen_labels.append(NONE_ID)
         if false_alarms is not None:
             for found in false_alarms(image):
-                if len(boxes) == 0 or _max_overlap(found, boxes) < NOT_A_CARD:
+                if _off_every_card(found, boxes):
                     chosen.append(found)
                     chosen_labels.append(NONE_ID)
         crops.append(crop_boxes(image, np.array(chosen), size=size))
         labels.extend(chosen_labels)
     return CropSet(np.concatenate(crops), np.array(labels, np.int64))
+
+
+def _off_every_card(box: np.ndarray, cards: np.ndarray) -> bool:
+    """Whether no card box of `cards` covers NOT_A_CARD of `box`: a "none" crop."""
+    return len(cards) == 0 or _max_overlap(box, cards) < NOT_A_CARD
 
 
 def _max_overlap(box: np.ndarray, boxes: np.ndarray) -> float:

@@ -69,16 +69,14 @@ def detect_photo(photo: Photo, detector: Detector) -> tuple[Photo, Detections]:
     seen, detections = _upright(photo, found, detector)
     slant = round(card_slant(photo.image, found.xyxy))
     if abs(slant) > SLANT_BEYOND:
-        straight = photo.turned(slant)
         # Straight may mean on their side: a slant is known only up to quarter turns.
-        straight, found = _upright(straight, detector(straight.image), detector)
+        straight, found = _read_turned_upright(photo, slant, detector)
         # Kept only where it found cards: on an empty table the "slant" is the grain's.
         better = _mean_confidence(found) >= _mean_confidence(detections)
         if len(found) and better and _keeps(found, detections):
             seen, detections = straight, found
     if not len(detections):
-        askew = photo.turned(ASKEW)
-        askew, found = _upright(askew, detector(askew.image), detector)
+        askew, found = _read_turned_upright(photo, ASKEW, detector)
         if _mean_confidence(found) >= TURN_FLOOR:
             seen, detections = askew, found
     if not len(detections):
@@ -105,6 +103,15 @@ def _small_collection(image: np.ndarray, detector: Detector) -> Detections:
     x0, y0, x1, y1 = region
     detections = detector(image[y0:y1, x0:x1])
     return dataclasses.replace(detections, xyxy=detections.xyxy + np.float32([x0, y0, x0, y0]))
+
+
+def _read_turned_upright(
+    photo: Photo, degrees: int, detector: Detector
+) -> tuple[Photo, Detections]:
+    """The photo turned `degrees` and read, then turned a quarter more where that reads
+    clearly better (`_upright`)."""
+    turned = photo.turned(degrees)
+    return _upright(turned, detector(turned.image), detector)
 
 
 def _upright(photo: Photo, detections: Detections, detector: Detector) -> tuple[Photo, Detections]:
