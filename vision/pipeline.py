@@ -78,11 +78,9 @@ def detect_photo(photo: Photo, detector: Detector) -> tuple[Photo, Detections]:
         better = _mean_confidence(found) >= _mean_confidence(detections)
         if len(found) and better and _keeps(found, detections):
             seen, detections = straight, found
-    confidence = _mean_confidence(detections)
-    if confidence < TURN_FLOOR:
+    if _mean_confidence(detections) < TURN_FLOOR:
         askew, found = _read_turned_upright(photo, ASKEW, detector)
-        better = _mean_confidence(found) >= max(confidence + TURN_MARGIN, TURN_FLOOR)
-        if better and _keeps(found, detections):
+        if _clearly_better(found, detections):
             seen, detections = askew, found
     if not len(detections):
         found = _small_collection(photo.image, detector)
@@ -121,17 +119,22 @@ def _read_turned_upright(
 
 def _upright(photo: Photo, detections: Detections, detector: Detector) -> tuple[Photo, Detections]:
     """The photo, or a quarter turn of it that reads clearly better, and its detections."""
-    confidence = _mean_confidence(detections)
-    if confidence >= TURN_BELOW:
+    if _mean_confidence(detections) >= TURN_BELOW:
         return photo, detections
     turns = [photo.turned(quarters * 90) for quarters in (1, 2, 3)]
-    readings = [(_mean_confidence(found := detector(t.image)), t, found) for t in turns]
-    readings = [reading for reading in readings if _keeps(reading[2], detections)]
-    if readings:
-        best, turned, found = max(readings, key=lambda reading: reading[0])
-        if best >= max(confidence + TURN_MARGIN, TURN_FLOOR):
-            return turned, found
+    readings = [(turned, detector(turned.image)) for turned in turns]
+    better = [reading for reading in readings if _clearly_better(reading[1], detections)]
+    if better:
+        return max(better, key=lambda reading: _mean_confidence(reading[1]))
     return photo, detections
+
+
+def _clearly_better(turned: Detections, as_it_lies: Detections) -> bool:
+    """Whether a photo's reading turned some other way is worth keeping over its reading
+    as it lies: at TURN_FLOOR or more, TURN_MARGIN more confident, keeping TURN_KEEPS."""
+    confidence = _mean_confidence(turned)
+    floor = max(_mean_confidence(as_it_lies) + TURN_MARGIN, TURN_FLOOR)
+    return confidence >= floor and _keeps(turned, as_it_lies)
 
 
 def _keeps(turned: Detections, as_it_lies: Detections) -> bool:
