@@ -29,7 +29,7 @@ from vision.detections import Detections
 from vision.finder import FinderNetwork
 from vision.labels import LABEL_ID
 from vision.photo import balanced, light_tint, white_gains
-from vision.stack_check import MIN_PROBABILITY, ON_WASABI, context_crops
+from vision.stack_check import MIN_PROBABILITY, ON_WASABI, context_crops, trimmed_boxes
 
 WEIGHTS_DIR = Path(__file__).parent / "weights"
 MODEL_CARD = "model.json"  # metadata beside the weights: files, image size, when trained
@@ -236,6 +236,13 @@ class CardDetector:
             return np.zeros((0, len(CLASSES)), np.float32)
         return self._probabilities(self._classifier, crop_boxes(image, boxes))
 
+    def classify_stacked(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """Class probabilities (N, len(CLASSES)) for nigiri boxes the stack check put on a
+        wasabi: the mean over each box and its trims, which leave out a strip of the
+        wasabi boxed with the nigiri (stack_check.STRIP_KEEP)."""
+        trims = np.concatenate([trimmed_boxes(box) for box in boxes])
+        return self.classify(image, trims).reshape(len(boxes), -1, len(CLASSES)).mean(1)
+
     def on_wasabi(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """The stack check: for each nigiri box, the probability that a wasabi lies under
         it (vision/stack_check.py). Zeros when these weights have no stack check.
@@ -288,16 +295,29 @@ class CardDetector:
         card = kind != NONE_ID
         # The confidence a reviewer sees: that it is a card, and that it is this kind.
         confidence = scores * probs[np.arange(len(kind)), kind]
-        boxes, confidence, labels = boxes[card], confidence[card], _CLASS_TO_LABEL[kind[card]]
+        boxes, scores, probs = boxes[card], scores[card], probs[card]
+        confidence, labels = confidence[card], _CLASS_TO_LABEL[kind[card]]
         nigiri = np.flatnonzero(np.isin(labels, _NIGIRI_IDS))
         under = np.full(len(boxes), np.nan, np.float32)
         under[nigiri] = self.on_wasabi(image, boxes[nigiri])
-        doubt = np.full(len(boxes), np.nan, np.float32)
-        doubt[nigiri] = other_of(probs[card][nigiri], _NIGIRI_CLASSES)
-        maki = np.flatnonzero(np.isin(labels, _MAKI_IDS))
-        doubt[maki] = other_of(probs[card][maki], _MAKI_CLASSES)
         stacked = nigiri[under[nigiri] >= MIN_PROBABILITY]
+        if len(stacked):
+            # The trims only overrule the box's kind; where they agree, the box's own
+            # figures stand, so that a photo's confidence (which decides its turn,
+            # vision/pipeline.py) does not drop with the trims' cut-off views.
+            trimmed = self.classify_stacked(image, boxes[stacked])
+            family = _NIGIRI_CLASSES
+            overrule = trimmed[:, family].argmax(1) != probs[stacked][:, family].argmax(1)
+            overruled = stacked[overrule]
+            probs[overruled] = trimmed[overrule]
+            nigiri_kind = family[trimmed[overrule][:, family].argmax(1)]
+            confidence[overruled] = scores[overruled] * probs[overruled, nigiri_kind]
+            labels[overruled] = _CLASS_TO_LABEL[nigiri_kind]
         labels[stacked] = _STACK_OF[labels[stacked]]
+        doubt = np.full(len(boxes), np.nan, np.float32)
+        doubt[nigiri] = other_of(probs[nigiri], _NIGIRI_CLASSES)
+        maki = np.flatnonzero(np.isin(labels, _MAKI_IDS))
+        doubt[maki] = other_of(probs[maki], _MAKI_CLASSES)
         return Detections(boxes, confidence, labels, under, doubt)
 
 

@@ -327,3 +327,87 @@ def test_the_second_look_is_smaller_only_where_the_finder_takes_any_size() -> No
     assert zoom_size(512, 32) == 384
     # A fixed-shape export (no stride) runs only at its own size; 480 would not fit it.
     assert zoom_size(640, None) == 640
+
+
+def test_a_stacked_nigiri_boxed_with_its_wasabis_strip_is_read_from_its_trims(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A nigiri shifted sideways on its wasabi, boxed together with the strip that shows
+    (as the finder often boxes it), in an art never trained on: read from the mean of the
+    box and its trims (classify_stacked), its kind is right more often than read from the
+    box alone, and nearly always."""
+    from datasets.commands import hand_drawn_art
+    from datasets.faces import FaceStyle
+    from vision.stack_check import trimmed_boxes
+
+    monkeypatch.setattr(layout, "SIDEWAYS_STACKS", 1.0)
+    rng = np.random.default_rng(8_642)
+    style = FaceStyle(illustrations=hand_drawn_art("watercolour"))
+    faces = FacePool.rendered(53, per_kind=3, style=style)
+    detector = load_detector()
+    kinds: list[str] = []
+    unions: list[np.ndarray] = []
+    images: list[np.ndarray] = []
+    while len(kinds) < 40:
+        scene = make_scene(rng, faces, size=2016, style="rows")
+        photo = load_photo(scene.jpeg)
+        for card in scene.cards:
+            if card.on_wasabi is None:
+                continue
+            strip = np.array(scene.cards[card.on_wasabi].box, float)
+            nigiri = np.array(card.box, float)
+            union = np.concatenate(
+                [np.minimum(nigiri[:2], strip[:2]), np.maximum(nigiri[2:], strip[2:])]
+            )
+            kinds.append(card.kind)
+            unions.append(union / photo.scale)
+            images.append(photo.image)
+    family = [CLASSES.index(n) for n in NIGIRI]
+
+    def read(probs: np.ndarray) -> str:
+        return CLASSES[family[int(probs[family].argmax())]]
+
+    alone = sum(
+        read(detector.classify(image, box[None])[0]) == kind
+        for image, box, kind in zip(images, unions, kinds, strict=True)
+    )
+    trimmed = sum(
+        read(detector.classify_stacked(image, box[None])[0]) == kind
+        for image, box, kind in zip(images, unions, kinds, strict=True)
+    )
+    assert trimmed_boxes(unions[0]).shape == (5, 4)
+    print(f"union boxes read right: alone {alone}, from trims {trimmed} of {len(kinds)}")
+    assert trimmed >= alone and trimmed >= 0.9 * len(kinds), (alone, trimmed, len(kinds))
+
+
+def test_the_trims_overrule_a_stacked_nigiris_kind_but_leave_an_agreeing_box_as_read() -> None:
+    """Where the trims read another kind, it is theirs, with their confidence; where they
+    agree, the box's own figures stand (a photo's confidence decides its turn)."""
+    squid, egg = CLASSES.index("squid"), CLASSES.index("egg")
+
+    def probabilities(pairs: list[tuple[float, float]]) -> np.ndarray:
+        probs = np.zeros((len(pairs), len(CLASSES)), np.float32)
+        probs[:, [squid, egg]] = pairs
+        return probs
+
+    class Fake(CardDetector):
+        def __init__(self) -> None:  # no networks: each stage answers as told
+            pass
+
+        def find_collection(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            boxes = np.array([[100, 100, 180, 210], [300, 100, 380, 210]], np.float32)
+            return boxes, np.float32([0.9, 0.9])
+
+        def classify(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+            return probabilities([(0.6, 0.4), (0.3, 0.7)])
+
+        def on_wasabi(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+            return np.float32([0.95, 0.95])
+
+        def classify_stacked(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+            return probabilities([(0.2, 0.8), (0.45, 0.55)])
+
+    found = Fake()(np.full((480, 640, 3), 200, np.uint8))
+    assert found.labels == ["egg_on_wasabi", "egg_on_wasabi"]
+    np.testing.assert_allclose(found.confidence, [0.9 * 0.8, 0.9 * 0.7], rtol=1e-6)
+    np.testing.assert_allclose(found.doubts, [0.2, 0.3], rtol=1e-6)
