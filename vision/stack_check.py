@@ -56,8 +56,8 @@ def context_crops(image: np.ndarray, boxes: np.ndarray, size: int = CROP) -> np.
 
 
 def trimmed_boxes(box: np.ndarray) -> np.ndarray:
-    """A stacked nigiri's box (4,) and that box trimmed to STRIP_KEEP on each of its four
-    sides in turn: (5, 4), the boxes whose kinds are averaged (STRIP_KEEP)."""
+    """A stacked nigiri's box (4,) and four trims of it, each keeping STRIP_KEEP of its
+    width or height: its left, right, top and bottom parts. (5, 4) float32."""
     x1, y1, x2, y2 = box
     w, h = (x2 - x1) * STRIP_KEEP, (y2 - y1) * STRIP_KEEP
     sides = [[x1, y1, x1 + w, y2], [x2 - w, y1, x2, y2], [x1, y1, x2, y1 + h], [x1, y2 - h, x2, y2]]

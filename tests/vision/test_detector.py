@@ -411,3 +411,18 @@ def test_the_trims_overrule_a_stacked_nigiris_kind_but_leave_an_agreeing_box_as_
     assert found.labels == ["egg_on_wasabi", "egg_on_wasabi"]
     np.testing.assert_allclose(found.confidence, [0.9 * 0.8, 0.9 * 0.7], rtol=1e-6)
     np.testing.assert_allclose(found.doubts, [0.2, 0.3], rtol=1e-6)
+
+
+def test_a_stacked_nigiris_trims_keep_its_left_right_top_and_bottom_parts() -> None:
+    from vision.stack_check import STRIP_KEEP, trimmed_boxes
+
+    box = np.array([100.0, 200.0, 200.0, 340.0])
+    w, h = 100 * STRIP_KEEP, 140 * STRIP_KEEP
+    expected = [
+        [100, 200, 200, 340],
+        [100, 200, 100 + w, 340],
+        [200 - w, 200, 200, 340],
+        [100, 200, 200, 200 + h],
+        [100, 340 - h, 200, 340],
+    ]
+    np.testing.assert_allclose(trimmed_boxes(box), expected, rtol=1e-6)
