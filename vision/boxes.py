@@ -12,6 +12,12 @@ def areas(boxes: np.ndarray) -> np.ndarray:
     return np.clip(boxes[:, 2] - boxes[:, 0], 0, None) * np.clip(boxes[:, 3] - boxes[:, 1], 0, None)
 
 
+def enclosing(box: np.ndarray, other: np.ndarray) -> np.ndarray:
+    """The smallest box (4,) holding both boxes (4,): a nigiri and its wasabi's strip."""
+    box, other = np.asarray(box, float), np.asarray(other, float)
+    return np.concatenate([np.minimum(box[:2], other[:2]), np.maximum(box[2:], other[2:])])
+
+
 def intersections(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     """The area box (4,) shares with each of boxes (N, 4): (N,)."""
     boxes = np.asarray(boxes, float).reshape(-1, 4)

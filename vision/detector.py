@@ -306,13 +306,12 @@ class CardDetector:
             # figures stand, so that a photo's confidence (which decides its turn,
             # vision/pipeline.py) does not drop with the trims' cut-off views.
             trimmed = self.classify_stacked(image, boxes[stacked])
-            family = _NIGIRI_CLASSES
-            overrule = trimmed[:, family].argmax(1) != probs[stacked][:, family].argmax(1)
+            trimmed_kind = _NIGIRI_CLASSES[trimmed[:, _NIGIRI_CLASSES].argmax(1)]
+            overrule = _CLASS_TO_LABEL[trimmed_kind] != labels[stacked]
             overruled = stacked[overrule]
             probs[overruled] = trimmed[overrule]
-            nigiri_kind = family[trimmed[overrule][:, family].argmax(1)]
-            confidence[overruled] = scores[overruled] * probs[overruled, nigiri_kind]
-            labels[overruled] = _CLASS_TO_LABEL[nigiri_kind]
+            confidence[overruled] = scores[overruled] * trimmed[overrule, trimmed_kind[overrule]]
+            labels[overruled] = _CLASS_TO_LABEL[trimmed_kind[overrule]]
         labels[stacked] = _STACK_OF[labels[stacked]]
         doubt = np.full(len(boxes), np.nan, np.float32)
         doubt[nigiri] = other_of(probs[nigiri], _NIGIRI_CLASSES)

@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from scoring.cards import NIGIRI
+from vision.boxes import enclosing
 from vision.classifier import CROP, CropSet, crop_boxes, jitter_box
 
 CONTEXT = 0.4  # of the box's longer side, each side: a strip sticks out 15-35 % of a card
@@ -95,5 +96,5 @@ def seen_box(card: dict, cards: list[dict], cut: int, rng: np.random.Generator) 
     box = np.array(card["box"], float)
     if cut == 0 and card["on_wasabi"] is not None:
         strip = np.array(cards[card["on_wasabi"]]["box"], float)
-        box = np.concatenate([np.minimum(box[:2], strip[:2]), np.maximum(box[2:], strip[2:])])
+        box = enclosing(box, strip)
     return jitter_box(box, rng, 0.08)

@@ -338,6 +338,7 @@ def test_a_stacked_nigiri_boxed_with_its_wasabis_strip_is_read_from_its_trims(
     box alone, and nearly always."""
     from datasets.commands import hand_drawn_art
     from datasets.faces import FaceStyle
+    from vision.boxes import enclosing
     from vision.stack_check import trimmed_boxes
 
     monkeypatch.setattr(layout, "SIDEWAYS_STACKS", 1.0)
@@ -354,11 +355,7 @@ def test_a_stacked_nigiri_boxed_with_its_wasabis_strip_is_read_from_its_trims(
         for card in scene.cards:
             if card.on_wasabi is None:
                 continue
-            strip = np.array(scene.cards[card.on_wasabi].box, float)
-            nigiri = np.array(card.box, float)
-            union = np.concatenate(
-                [np.minimum(nigiri[:2], strip[:2]), np.maximum(nigiri[2:], strip[2:])]
-            )
+            union = enclosing(card.box, scene.cards[card.on_wasabi].box)
             kinds.append(card.kind)
             unions.append(union / photo.scale)
             images.append(photo.image)
