@@ -236,12 +236,16 @@ class CardDetector:
             return np.zeros((0, len(CLASSES)), np.float32)
         return self._probabilities(self._classifier, crop_boxes(image, boxes))
 
-    def classify_stacked(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    def classify_stacked(
+        self, image: np.ndarray, boxes: np.ndarray, probs: np.ndarray
+    ) -> np.ndarray:
         """Class probabilities (N, len(CLASSES)) for nigiri boxes the stack check put on a
-        wasabi: the mean over each box and its trims, which leave out a strip of the
-        wasabi boxed with the nigiri (stack_check.STRIP_KEEP)."""
+        wasabi, given each box's own (`classify`): the mean over the box and its four
+        trims, which leave out a strip of the wasabi boxed with the nigiri
+        (stack_check.STRIP_KEEP)."""
         trims = np.concatenate([trimmed_boxes(box) for box in boxes])
-        return self.classify(image, trims).reshape(len(boxes), -1, len(CLASSES)).mean(1)
+        read = self.classify(image, trims).reshape(len(boxes), -1, len(CLASSES))
+        return np.concatenate([probs[:, None], read], 1).mean(1)
 
     def on_wasabi(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """The stack check: for each nigiri box, the probability that a wasabi lies under
@@ -305,7 +309,7 @@ class CardDetector:
             # The trims only overrule the box's kind; where they agree, the box's own
             # figures stand, so that a photo's confidence (which decides its turn,
             # vision/pipeline.py) does not drop with the trims' cut-off views.
-            trimmed = self.classify_stacked(image, boxes[stacked])
+            trimmed = self.classify_stacked(image, boxes[stacked], probs[stacked])
             trimmed_kind = _NIGIRI_CLASSES[trimmed[:, _NIGIRI_CLASSES].argmax(1)]
             overrule = _CLASS_TO_LABEL[trimmed_kind] != labels[stacked]
             overruled = stacked[overrule]

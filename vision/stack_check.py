@@ -57,12 +57,12 @@ def context_crops(image: np.ndarray, boxes: np.ndarray, size: int = CROP) -> np.
 
 
 def trimmed_boxes(box: np.ndarray) -> np.ndarray:
-    """A stacked nigiri's box (4,) and four trims of it, each keeping STRIP_KEEP of its
-    width or height: its left, right, top and bottom parts. (5, 4) float32."""
+    """Four trims of a stacked nigiri's box (4,), each keeping STRIP_KEEP of its width or
+    height: its left, right, top and bottom parts. (4, 4) float32."""
     x1, y1, x2, y2 = box
     w, h = (x2 - x1) * STRIP_KEEP, (y2 - y1) * STRIP_KEEP
-    sides = [[x1, y1, x1 + w, y2], [x2 - w, y1, x2, y2], [x1, y1, x2, y1 + h], [x1, y2 - h, x2, y2]]
-    return np.array([box, *sides], np.float32)
+    trims = [[x1, y1, x1 + w, y2], [x2 - w, y1, x2, y2], [x1, y1, x2, y1 + h], [x1, y2 - h, x2, y2]]
+    return np.array(trims, np.float32)
 
 
 def stack_crops_from_dataset(
