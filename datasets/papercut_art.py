@@ -40,7 +40,6 @@ def _hex(code: str) -> RGB:
 NORI = _hex("#1D2A22")
 RICE = _hex("#F8F5EC")
 GRAIN = _hex("#E4DECF")
-WHITE = _hex("#FFFDF8")
 
 
 # --------------------------------------------------------------------------- geometry

@@ -337,19 +337,3 @@ def draw_item(
     allp = np.concatenate([np.asarray(p, float).reshape(-1, 2) for p in points])
     lo, hi = allp.min(0), allp.max(0)
     return (lo[0] + origin[0], lo[1] + origin[1], hi[0] + origin[0], hi[1] + origin[1])
-
-
-def draw_clutter(
-    img: np.ndarray,
-    rng: np.random.Generator,
-    ppm: float,
-    keep_out: tuple[float, float, float, float],
-) -> list[tuple[str, tuple[float, float, float, float]]]:
-    """Draw 0-4 objects that are not collection cards, outside `keep_out` (px box).
-
-    Returns what was drawn with its box (x1, y1, x2, y2, px), so that training can show
-    the classifier these as "not a card"."""
-    h, w = img.shape[:2]
-    return [
-        (item.what, draw_item(img, item, ppm)) for item in place_clutter(rng, h, w, ppm, keep_out)
-    ]

@@ -470,12 +470,6 @@ def _nearest_in_column(
     }
 
 
-def stack_cost(wasabi: np.ndarray, nigiri: np.ndarray, aspect: float) -> float | None:
-    """The cost of reading two boxes as a stack (lower is better), or None when they are not."""
-    fit = stack_fit(wasabi, nigiri, aspect)
-    return None if fit is None else fit.cost
-
-
 def stack_fit(wasabi: np.ndarray, nigiri: np.ndarray, aspect: float) -> StackFit | None:
     """How a wasabi box and a nigiri box fit a stack, or None when they cannot be one.
 
