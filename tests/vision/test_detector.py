@@ -364,20 +364,17 @@ def test_a_stacked_nigiri_boxed_with_its_wasabis_strip_is_read_from_its_trims(
     def read(probs: np.ndarray) -> str:
         return CLASSES[family[int(probs[family].argmax())]]
 
-    alone = sum(
-        read(detector.classify(image, box[None])[0]) == kind
-        for image, box, kind in zip(images, unions, kinds, strict=True)
-    )
+    own = [detector.classify(image, box[None]) for image, box in zip(images, unions, strict=True)]
+    alone = sum(read(probs[0]) == kind for probs, kind in zip(own, kinds, strict=True))
     trimmed = sum(
-        read(detector.classify_stacked(image, box[None], detector.classify(image, box[None]))[0])
-        == kind
-        for image, box, kind in zip(images, unions, kinds, strict=True)
+        read(detector.classify_stacked(image, box[None], probs)[0]) == kind
+        for image, box, probs, kind in zip(images, unions, own, kinds, strict=True)
     )
     # The box's own reading is reused, not read again: the same as the mean of all five.
     image, box = images[0], unions[0]
     five = np.concatenate([box[None], trimmed_boxes(box)])
     np.testing.assert_allclose(
-        detector.classify_stacked(image, box[None], detector.classify(image, box[None]))[0],
+        detector.classify_stacked(image, box[None], own[0])[0],
         detector.classify(image, five).mean(0),
         atol=1e-6,
     )
