@@ -45,6 +45,12 @@ def register(subparsers: Any) -> None:
     )
     train.add_argument("--out", type=Path, default=Path("runs/train"), help="run folder")
     train.add_argument("--epochs", type=int, default=15, help="detector epochs (15)")
+    train.add_argument(
+        "--hours",
+        type=_positive_hours,
+        help="fit the detector's epochs into this wall-clock budget (ultralytics' time); "
+        "--epochs is then only the first plan",
+    )
     train.add_argument("--classifier-epochs", type=int, default=12)
     train.add_argument("--stack-check-epochs", type=int, default=8)
     train.add_argument("--imgsz", type=int, default=640, help="detector input size (640)")
@@ -102,6 +108,16 @@ def register(subparsers: Any) -> None:
     ev.add_argument("--weights", type=Path, help="weights folder (default: the shipped one)")
     ev.add_argument("--json", type=Path, metavar="OUT.json", help="also write the figures as JSON")
     ev.set_defaults(handler=run_eval)
+
+
+def _positive_hours(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of hours, got {text!r}") from None
+    if not 0 < value < 1000:
+        raise argparse.ArgumentTypeError(f"expected hours above 0 and under 1000, got {text}")
+    return value
 
 
 def run_detect(args: argparse.Namespace) -> int:
@@ -165,6 +181,7 @@ def run_train(args: argparse.Namespace) -> int:
             threads=args.threads,
             fraction=args.fraction,
             device=args.device,
+            hours=args.hours,
         )
         pt = train_detector(cfg, resume=args.resume)
         print(f"detector weights: {pt}")

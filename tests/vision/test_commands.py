@@ -104,6 +104,19 @@ def test_train_passes_the_device_to_the_finder_training(
     assert main([*argv, "--device", "0"]) == 0
     assert main(argv) == 0
     assert [cfg.device for cfg in seen] == ["0", "cpu"]
+    assert main([*argv, "--hours", "1.5"]) == 0
+    assert [cfg.hours for cfg in seen] == [None, None, 1.5]
+
+
+@pytest.mark.parametrize("hours", ["0", "-1", "soon", "nan", "inf"])
+def test_train_names_a_time_budget_that_is_not_a_number_of_hours(
+    tmp_path: Path, hours: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "data.yaml").write_text("path: .\n")
+    with pytest.raises(SystemExit) as exit:
+        main(["train", "--data", str(tmp_path), "--hours", hours])
+    assert exit.value.code == 2
+    assert "--hours" in capsys.readouterr().err
 
 
 def test_train_gives_the_classifier_the_false_alarms_of_the_finder_asked_for(
