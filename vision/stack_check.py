@@ -33,7 +33,7 @@ ON_WASABI = 1  # class index; 0 = a plain nigiri
 # there its doubtful "on a wasabi" was mostly another nigiri's banner above the nigiri. On
 # the tuning sets of the seventh session (3,100 photos: other arts, lettering, seeds 3000
 # and 6000) exact tallies were 3,055 at 0.5, 3,060 at 0.75, 3,063 at 0.85, 3,062 at 0.9 and
-# 3,063 at 0.95, with no set worse than at 0.5 (vision/README.md, "Maki drawn with any
+# 3,063 at 0.95, with no set worse than at 0.5 (vision/HISTORY.md, "Maki drawn with any
 # number of rolls").
 MIN_PROBABILITY = 0.85
 # A nigiri shifted sideways (or down) on its wasabi is often boxed together with the strip
@@ -45,9 +45,16 @@ MIN_PROBABILITY = 0.85
 # them holds the nigiri alone. On those sets' 848 stacked nigiri read un-turned the kind
 # was wrong 7 times from the box alone, and 5 / 1 / 4 times from trims keeping 0.7 / 0.8 /
 # 0.9; on the tuning sets' 594, never either way. Four fresh art sets (1,200 photos) then
-# read 3 more photos exactly and none fewer (vision/README.md, "A stacked nigiri boxed
+# read 3 more photos exactly and none fewer (vision/HISTORY.md, "A stacked nigiri boxed
 # with its strip").
 STRIP_KEEP = 0.8
+
+
+# The side of the crops `sushigo train` trains the check on: what ships. The word on a
+# wasabi's banner is about 6 px tall at 96 px; at 128 px three fresh sets read 893 of 900
+# photos exactly against 890 (tenth session, vision/HISTORY.md, "Photo sizes, three
+# reading fixes and the hand size").
+SIZE = 128
 
 
 def context_crops(image: np.ndarray, boxes: np.ndarray, size: int = CROP) -> np.ndarray:

@@ -181,11 +181,10 @@ def train_stack_check_run(
     size: int | None = None,
 ) -> Path:
     """Nigiri context crops from synth datasets -> the stack check -> out/stack_check.onnx.
-    `size`: the crops' side in pixels (default: the classifier's CROP)."""
-    from vision.classifier import CROP
-    from vision.stack_check import stack_crops_from_dataset
+    `size`: the crops' side in pixels (default: the shipped check's, stack_check.SIZE)."""
+    from vision.stack_check import SIZE, stack_crops_from_dataset
 
-    crops_from = functools.partial(stack_crops_from_dataset, size=size or CROP)
+    crops_from = functools.partial(stack_crops_from_dataset, size=size or SIZE)
     return _train_on_crops(
         "stack check", crops_from, 2, data, out,
         epochs=epochs, threads=threads, seed=seed, init=init, lr=lr,
