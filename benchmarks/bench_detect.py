@@ -1,11 +1,14 @@
 """End-to-end detection speed on 12 MP phone-size JPEGs, fast path vs plain ultralytics.
 
-    python benchmarks/bench_detect.py [--photos 8] [--repeat 3]
+    python benchmarks/bench_detect.py [--photos 8] [--repeat 3] [--stages]
 
 Both paths read the same JPEG files from disk in the same run, interleaved, so the ratio
 holds on a noisy machine even where the absolute times drift. Also prints the peak RSS of
 a fresh process that loads only the fast path (what a service holds) and reads the same
 photos, and of this process with both models loaded.
+
+`--stages` prints instead where the fast path's time goes on the same photos: each stage
+timed inside the real `read_photo`, as a share of the photo's whole time.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -124,6 +128,7 @@ def main() -> None:
     parser.add_argument("--photos", type=int, default=8)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--weights", type=Path, help="weights folder (default: the shipped one)")
+    parser.add_argument("--stages", action="store_true", help="time each stage of the fast path")
     args = parser.parse_args()
 
     from datasets.faces import FacePool
@@ -143,6 +148,9 @@ def main() -> None:
         paths.append(path)
 
     detector = load_detector(args.weights)
+    if args.stages:
+        print_stage_times(detector, paths, args.repeat)
+        return
     info = model_info(args.weights)
     fast_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -233,6 +241,81 @@ def main() -> None:
         f"peak RSS of this benchmark with the fast path loaded: {fast_rss:.0f} MB; "
         f"with ultralytics too: "
         f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB"
+    )
+
+
+# The stages `--stages` times: the detector's own steps, and what the pipeline does around
+# them. Each is timed apart from the stages it calls (classify_stacked calls classify).
+DETECTOR_STAGES = ("find_cards", "classify", "on_wasabi", "classify_stacked")
+PIPELINE_STAGES = ("card_slant", "read_detections")
+
+
+def print_stage_times(detector: Any, paths: list[Path], repeat: int) -> None:
+    """Each photo read `repeat` times with every stage in a timer: per photo, the median of
+    its whole time and of each stage's, the rest (white balance, crops, turns) beside."""
+    import vision.pipeline as pipeline
+    from vision.photo import load_photo_file
+
+    spent: defaultdict[str, float] = defaultdict(float)
+    calls: defaultdict[str, int] = defaultdict(int)
+    inner: list[float] = []  # time spent in timed stages called by the running one
+
+    def timed(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            inner.append(0.0)
+            start = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                elapsed = time.perf_counter() - start
+                spent[name] += elapsed - inner.pop()
+                calls[name] += 1
+                if inner:
+                    inner[-1] += elapsed
+
+        return call
+
+    originals = {name: getattr(pipeline, name) for name in PIPELINE_STAGES}
+    for name in DETECTOR_STAGES:
+        setattr(detector, name, timed(name, getattr(detector, name)))
+    for name, fn in originals.items():
+        setattr(pipeline, name, timed(name, fn))
+    decode = timed("decode", load_photo_file)
+    for path in paths:  # the finder compiles once for each input shape: not timed
+        pipeline.read_photo(load_photo_file(path), detector)
+    try:
+        columns = ("decode", *DETECTOR_STAGES, *PIPELINE_STAGES, "rest")
+        per_photo: list[dict[str, float]] = []
+        for path in paths:
+            runs: defaultdict[str, list[float]] = defaultdict(list)
+            for _ in range(repeat):
+                spent.clear()
+                calls.clear()
+                start = time.perf_counter()
+                pipeline.read_photo(decode(path), detector)
+                total = time.perf_counter() - start
+                runs["total"].append(total)
+                for name in columns[:-1]:
+                    runs[name].append(spent[name])
+                runs["rest"].append(total - sum(spent.values()))
+            per_photo.append({name: statistics.median(t) * 1000 for name, t in runs.items()})
+            per_photo[-1]["looks"] = calls["find_cards"]
+    finally:
+        for name, fn in originals.items():
+            setattr(pipeline, name, fn)
+        for name in DETECTOR_STAGES:
+            delattr(detector, name)  # the instance's timers; its class's methods show again
+    print(f"{len(paths)} photos of 4032 px, each read {repeat} times; medians in ms")
+    print(f"{'photo':<6}{'looks':>6}{'total':>8}" + "".join(f"{c:>17}" for c in columns))
+    for i, times in enumerate(per_photo):
+        print(
+            f"{i:<6}{times['looks']:>6.0f}{times['total']:>8.1f}"
+            + "".join(f"{times[c]:>10.1f} ({times[c] / times['total']:>3.0%})" for c in columns)
+        )
+    medians = {c: statistics.median(t[c] for t in per_photo) for c in ("total", *columns)}
+    print(
+        f"{'median':<12}{medians['total']:>8.1f}"
+        + "".join(f"{medians[c]:>10.1f} ({medians[c] / medians['total']:>3.0%})" for c in columns)
     )
 
 

@@ -100,6 +100,32 @@ def test_the_same_reading_done_the_plain_way_reads_the_same_tallies(
         assert read_plainly(path).tally == read_photo(load_photo(scene.jpeg), detector).tally
 
 
+def test_bench_stages_times_each_stage_inside_the_real_reading(
+    scenes: list, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`bench_detect.py --stages`: every stage timed, none counted twice (the rest is what
+    is left of the whole), and the detector and pipeline given back untouched."""
+    import vision.pipeline as pipeline
+    from benchmarks.bench_detect import print_stage_times
+
+    paths = []
+    for n, scene in enumerate(scenes[:2]):
+        paths.append(tmp_path / f"photo{n}.jpg")
+        paths[-1].write_bytes(scene.jpeg)
+    detector = load_detector()
+    slant = pipeline.card_slant
+    print_stage_times(detector, paths, 2)
+    rows = capsys.readouterr().out.splitlines()
+    assert len(rows) == 2 + len(paths) + 1, rows
+    for row in rows[2:-1]:
+        numbers = [float(x) for x in row.replace("(", " ").split() if not x.endswith("%)")]
+        _photo, looks, total, decode, finder, *others, rest = numbers
+        assert looks >= 1 and decode > 0 and finder > 0 and rest >= 0
+        assert decode + finder + sum(others) + rest == pytest.approx(total, abs=0.6)
+    assert pipeline.card_slant is slant
+    assert "find_cards" not in vars(detector)
+
+
 def test_letterbox_with_a_stride_pads_each_side_to_a_multiple_of_it() -> None:
     image = np.zeros((300, 400, 3), np.uint8)
     padded, r, (left, top) = letterbox(image, 416, stride=32)
