@@ -156,7 +156,7 @@ def crops_from_dataset(
     `false_alarms`, when given, maps an image to the boxes a card finder puts on it (for
     example `CardDetector.find_collection`'s); those lying off every card become "none"
     crops too, so that the classifier learns to turn down what the finder mistakes for
-    a card (a tablecloth's red stripes read as maki: vision/README.md, "Printed
+    a card (a tablecloth's red stripes read as maki: vision/HISTORY.md, "Printed
     tablecloths")."""
     from datasets.yolo_format import read_split
 

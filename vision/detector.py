@@ -55,14 +55,14 @@ ZOOM_SIZE = 0.75
 
 # A light whose colour moves a channel of the cards' whites by more than this gets the
 # cards looked for again in the balanced image: the finder, trained under light within
-# +-12 % of white, missed cards under a lamp's (vision/README.md, "Photos turned, and
+# +-12 % of white, missed cards under a lamp's (vision/HISTORY.md, "Photos turned, and
 # light of another colour").
 FIND_AGAIN_BEYOND = 0.15
 # ... and so does a green or magenta tint past this (`photo.light_tint`): under a green cast
 # too weak to move a channel by 15 % the finder lost pink puddings. Chosen on the seed-9700
 # photos (500): a green cast (R and B x0.9, G x1.1) read 475 -> 495 exactly, a magenta one
 # 494 -> 495; photos with no cast read as before (495) and looked again 7.6 % of the time
-# instead of 5.4 % (at 0.12: green 480; at 0.08: 10.4 %) (vision/README.md, "A green
+# instead of 5.4 % (at 0.12: green 480; at 0.08: 10.4 %) (vision/HISTORY.md, "A green
 # light (twelfth session)").
 FIND_AGAIN_TINT = 0.10
 
@@ -254,7 +254,7 @@ class CardDetector:
         Each crop is also asked mirrored, and the likelier answer kept: card-spec lets a
         nigiri be shifted sideways either way, and a check trained on wasabi strips on the
         left (all the generator drew until the thirteenth session) read most strips on
-        the right as no wasabi (vision/README.md, "Another hand's photos")."""
+        the right as no wasabi (vision/HISTORY.md, "Another hand's photos")."""
         if self._stack_check is None or not len(boxes):
             return np.zeros(len(boxes), np.float32)
         crops = context_crops(image, boxes, self.stack_crop)

@@ -177,7 +177,7 @@ def orient(image: np.ndarray, orientation: int) -> np.ndarray:
 # orange and turned the blue dumpling and the pink pudding grey to the classifier. The
 # whole image's brightest pixels would not do: a green felt table filling the frame
 # around a small collection is brighter than its cards' whites, and balancing it grey
-# turned the cards magenta (vision/README.md, "Photos turned, and light of another
+# turned the cards magenta (vision/HISTORY.md, "Photos turned, and light of another
 # colour"). The generator's own light varies its warmth by +-12 % only.
 WHITE_SHARE = 0.05  # the brightest share of each channel's pixels in the cards: white
 WHITE_GAINS = (0.6, 1.6)  # no channel moves further, whatever the cards' whites are
