@@ -44,16 +44,24 @@ def register(subparsers: Any) -> None:
         "ones) from their float ones, calibrated on crops of --classifier-data (or --data)",
     )
     train.add_argument("--out", type=Path, default=Path("runs/train"), help="run folder")
-    train.add_argument("--epochs", type=int, default=15, help="detector epochs (15)")
+    train.add_argument(
+        "--epochs",
+        type=int,
+        help="detector epochs (default: as many as --hours allows from scratch, 5 with --finetune)",
+    )
     train.add_argument(
         "--hours",
         type=_positive_hours,
-        help="fit the detector's epochs into this wall-clock budget (ultralytics' time); "
-        "--epochs is then only the first plan",
+        help="fit the detector's epochs into this wall-clock budget (ultralytics' time; "
+        "default from scratch without --epochs: 1.25, a whole run in about two hours)",
     )
-    train.add_argument("--classifier-epochs", type=int, default=12)
-    train.add_argument("--stack-check-epochs", type=int, default=8)
-    train.add_argument("--imgsz", type=int, default=640, help="detector input size (640)")
+    train.add_argument("--classifier-epochs", type=int, default=8)
+    train.add_argument("--stack-check-epochs", type=int, default=6)
+    train.add_argument(
+        "--imgsz",
+        type=int,
+        help="detector input size (default: 416 from scratch, the weights' own with --finetune)",
+    )
     train.add_argument("--batch", type=int, default=16)
     train.add_argument("--threads", type=int, default=2, help="torch threads (2)")
     train.add_argument("--fraction", type=float, default=1.0, help="share of the dataset to use")
@@ -152,8 +160,10 @@ def run_detect(args: argparse.Namespace) -> int:
 
 def run_train(args: argparse.Namespace) -> int:
     from datasets.yolo_format import refuse_held_out
-    from vision.detector import default_weights
+    from vision.detector import default_weights, model_info
     from vision.train import (
+        SCRATCH_HOURS,
+        SCRATCH_IMGSZ,
         DetectorTraining,
         train_classifier_run,
         train_detector,
@@ -170,18 +180,20 @@ def run_train(args: argparse.Namespace) -> int:
     # Every stage's data checked before the first one runs for hours.
     for folder in [args.data, *(args.classifier_data or [])]:
         refuse_held_out(folder)
+    imgsz = args.imgsz or SCRATCH_IMGSZ
     pt = None
     if args.stage in ("all", "detector"):
         cfg = DetectorTraining(
             data=data_yaml,
             out=args.out / "detector",
-            epochs=args.epochs,
-            imgsz=args.imgsz,
+            # Given epochs are run as given; else as many as the budget holds.
+            epochs=args.epochs or 15,
+            imgsz=imgsz,
             batch=args.batch,
             threads=args.threads,
             fraction=args.fraction,
             device=args.device,
-            hours=args.hours,
+            hours=args.hours or (None if args.epochs else SCRATCH_HOURS),
         )
         pt = train_detector(cfg, resume=args.resume)
         print(f"detector weights: {pt}")
@@ -207,11 +219,13 @@ def run_train(args: argparse.Namespace) -> int:
     if args.ship:
         from vision.train import ship_models
 
+        if pt is None and args.imgsz is None and (args.ship / "model.json").exists():
+            imgsz = model_info(args.ship).imgsz  # the finder already there keeps its size
         ship_models(
             args.ship,
             detector_pt=pt,
             classifier_onnx=onnx,
-            imgsz=args.imgsz,
+            imgsz=imgsz,
             stack_check_onnx=stack_check,
         )
         print(f"shipped into {args.ship}")
@@ -238,15 +252,16 @@ def run_finetune(args: argparse.Namespace) -> int:
 
     if not args.data.is_dir():
         raise FileNotFoundError(f"no such dataset folder: {args.data}")
-    epochs = args.epochs if args.epochs != 15 else 5  # 15 is the from-scratch default
+    weights = args.weights or default_weights()
+    imgsz = args.imgsz or model_info(weights).imgsz
     cfg = Finetuning(
         data=args.data,
-        weights=args.weights or default_weights(),
+        weights=weights,
         out=args.out,
         synthetic=args.synthetic,
-        epochs=epochs,
+        epochs=args.epochs or 5,
         classifier_epochs=min(args.classifier_epochs, 4),
-        imgsz=args.imgsz,
+        imgsz=imgsz,
         threads=args.threads,
     )
     result = finetune(cfg)
@@ -255,13 +270,13 @@ def run_finetune(args: argparse.Namespace) -> int:
         from vision.quantize import float_path
         from vision.train import ship_models
 
-        weights = Path(result["weights"])
-        stack_check = model_info(weights).stack_check
+        tuned = Path(result["weights"])
+        stack_check = model_info(tuned).stack_check
         ship_models(
             args.ship,
-            detector_pt=weights / "detector.pt",
-            classifier_onnx=weights / "classifier.onnx",
-            imgsz=args.imgsz,
+            detector_pt=tuned / "detector.pt",
+            classifier_onnx=tuned / "classifier.onnx",
+            imgsz=imgsz,
             stack_check_onnx=float_path(stack_check) if stack_check else None,
         )
         print(f"shipped into {args.ship}")

@@ -105,7 +105,12 @@ def test_train_passes_the_device_to_the_finder_training(
     assert main(argv) == 0
     assert [cfg.device for cfg in seen] == ["0", "cpu"]
     assert main([*argv, "--hours", "1.5"]) == 0
-    assert [cfg.hours for cfg in seen] == [None, None, 1.5]
+    assert main([*argv, "--epochs", "3"]) == 0
+    # From scratch: the finder fitted into the measured two-hour run's budget at 416 px,
+    # unless epochs or hours are given.
+    assert [cfg.hours for cfg in seen] == [1.25, 1.25, 1.5, None]
+    assert [cfg.epochs for cfg in seen][-1] == 3
+    assert {cfg.imgsz for cfg in seen} == {416}
 
 
 @pytest.mark.parametrize("hours", ["0", "-1", "soon", "nan", "inf"])
