@@ -22,16 +22,6 @@ MODELS_DIR = Path(__file__).parent / "models"
 DEFAULT_DETECTOR_YAML = MODELS_DIR / "cardnet-p.yaml"
 
 
-# `sushigo train` from scratch, in about two hours on this machine's two cores: the finder
-# fitted into SCRATCH_HOURS at SCRATCH_IMGSZ, then the crop networks' epochs. Measured
-# (eighteenth session, vision/README.md "Training"): 99 minutes in all with one thread, and
-# 93.6 % exact tallies on report set seed 4000 (the shipped, longer-trained weights: 99.0 %).
-SCRATCH_IMGSZ = 416
-SCRATCH_HOURS = 1.25
-SCRATCH_CLASSIFIER_EPOCHS = 8
-SCRATCH_STACK_CHECK_EPOCHS = 6
-
-
 @dataclass(frozen=True)
 class DetectorTraining:
     data: Path  # a data.yaml written by `sushigo synth`
