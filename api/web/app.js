@@ -60,6 +60,13 @@ function append(node, children) {
   }
 }
 
+// The page's screen, its parts taken as `h` takes children: a part left out (null) is
+// skipped, where replaceChildren would have shown it as the word "null".
+function show(...parts) {
+  root.replaceChildren();
+  append(root, parts);
+}
+
 function plural(n, one, many = `${one}s`) {
   return `${n} ${n === 1 ? one : many}`;
 }
@@ -211,7 +218,7 @@ async function load() {
   app.generation += 1;
   // Until the new screen is in, the old one takes no taps (they would act on it).
   if (app.game) root.classList.add("navigating");
-  else root.replaceChildren(h("p", { class: "loading" }, "Loading the game…"));
+  else show(h("p", { class: "loading" }, "Loading the game…"));
   try {
     const state = await fetchState(app.api, route);
     if (app.route !== route) return; // a newer navigation took over
@@ -226,7 +233,7 @@ async function load() {
     } else if (error instanceof ApiError && error.offline) {
       setOffline(true);
       if (app.game) render();
-      else root.replaceChildren(offlinePanel());
+      else show(offlinePanel());
     } else {
       toast(error.message, "error");
       if (app.game) render();
@@ -571,8 +578,12 @@ function uploadPhoto(number, seat, name, file) {
 
 function openSheet(...children) {
   let options = {};
-  if (children.length && !(children.at(-1) instanceof Node)) options = children.pop();
-  sheet.replaceChildren(...children);
+  const last = children.at(-1);
+  if (last && typeof last === "object" && !(last instanceof Node) && !Array.isArray(last)) {
+    options = children.pop();
+  }
+  sheet.replaceChildren();
+  append(sheet, children);
   sheet.dataset.closable = options.closable === false ? "no" : "yes";
   if (!sheet.open) sheet.showModal();
 }
@@ -719,7 +730,7 @@ function renderHome(message) {
   const joinError = h("p", { class: "error", role: "alert", hidden: true });
 
   const recent = memory.recent();
-  root.replaceChildren(
+  show(
     h(
       "section",
       { class: "panel intro" },
@@ -793,11 +804,7 @@ function render() {
   app.renderedData = snapshot();
   const game = app.game;
   document.title = `${game.title || "Sushi Go!"} · scorer`;
-  if (app.route.seat && app.collection) {
-    root.replaceChildren(...reviewScreen());
-  } else {
-    root.replaceChildren(...gameScreen());
-  }
+  show(...(app.route.seat && app.collection ? reviewScreen() : gameScreen()));
 }
 
 function gameHeader() {
@@ -1160,7 +1167,11 @@ function roundScores(round) {
       round.collections.map((c) =>
         h(
           "button",
-          { class: "button compact", onclick: () => go({ game: game.id, round: round.number, seat: c.seat }) },
+          {
+            class: "button compact",
+            "data-testid": `recorded-photo-${c.seat}`,
+            onclick: () => go({ game: game.id, round: round.number, seat: c.seat }),
+          },
           `${c.player}'s photo`,
         ),
       ),

@@ -226,6 +226,8 @@ def test_a_whole_game_on_a_phone(server: Server, browser: Any, photos: list[list
 
     # Start a game: two names, three rounds.
     page.goto(server.url + "/")
+    page.get_by_test_id("start-game").wait_for()
+    shows_no_left_out_part(page)  # a new phone: no recent games
     page.get_by_test_id("player-name-1").fill(NAMES[0])
     page.get_by_test_id("player-name-2").fill(NAMES[1])
     page.get_by_test_id("rounds").select_option("3")
@@ -404,6 +406,13 @@ def survive_a_lost_connection(context: Any, page: Any) -> None:
     assert counts(page) == before
 
 
+def shows_no_left_out_part(page: Any) -> None:
+    """A screen part left out (null) must not show as text: it once put the word "null"
+    under a view-only review's counters and at the foot of a new phone's home page."""
+    text = page.locator("#app").inner_text()
+    assert not re.search(r"\b(null|undefined)\b", text), text[-300:]
+
+
 def follow_on_another_phone(
     browser: Any, edit_link: str, view_link: str, tallies: list[list[dict[str, int]]]
 ) -> None:
@@ -419,6 +428,12 @@ def follow_on_another_phone(
     page.get_by_test_id("round-tab-1").click()
     idle(page)
     assert page.get_by_test_id("reopen").count() == 0
+    # A recorded round's photo, seen from the view link: a review with nothing to confirm.
+    page.get_by_text("Cards counted").click()
+    page.get_by_test_id("recorded-photo-1").click()
+    page.get_by_test_id("counters").wait_for()
+    assert page.get_by_test_id("confirm").count() == 0
+    shows_no_left_out_part(page)
     viewer.close()
 
     editor = browser.new_context(viewport=PHONE)
