@@ -14,6 +14,7 @@ import {
   categoryName,
 } from "./cards.js";
 import { totalsChart } from "./chart.js";
+import { photoForUpload } from "./photo.js";
 
 const POLL_MS = 5000;
 const GAME_ID = /^[A-Za-z0-9_-]{1,32}$/;
@@ -515,7 +516,7 @@ function cameraIcon() {
 function uploadPhoto(number, seat, name, file) {
   app.uploading = true;
   const bar = h("progress", { max: 100, value: 0, "data-testid": "upload-progress" });
-  const label = h("p", { class: "progress-label", "aria-live": "polite" }, "Uploading… 0 %");
+  const label = h("p", { class: "progress-label", "aria-live": "polite" }, "Preparing the photo…");
   const actions = h("div", { class: "actions" });
   openSheet(
     h("h2", {}, `${name}'s photo`),
@@ -541,8 +542,11 @@ function uploadPhoto(number, seat, name, file) {
   queue = queue.then(async () => {
     try {
       // The version to replace is read fresh: another phone may have changed the draft.
-      const current = await app.api.readCollection(number, seat);
-      const result = await app.api.uploadPhoto(number, seat, file, current.version, (part) => {
+      const [current, photo] = await Promise.all([
+        app.api.readCollection(number, seat),
+        photoForUpload(file),
+      ]);
+      const result = await app.api.uploadPhoto(number, seat, photo, current.version, (part) => {
         if (part === null) {
           bar.removeAttribute("value");
           label.textContent = "Finding the cards…";

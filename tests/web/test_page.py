@@ -253,7 +253,8 @@ def test_a_whole_game_on_a_phone(server: Server, browser: Any, photos: list[list
                 status = page.wait_for_function(
                     """() => document.querySelector('[data-testid="upload-status"]')?.textContent"""
                 ).json_value()
-                assert "Uploading" in status or "Finding the cards" in status, status
+                steps = ("Preparing the photo", "Uploading", "Finding the cards")
+                assert any(step in status for step in steps), status
             page.get_by_test_id("hand-check").wait_for()
             before = counts(page)
             assert hand_line(before) in page.get_by_test_id("hand-check").inner_text()
