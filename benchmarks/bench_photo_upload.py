@@ -5,7 +5,7 @@ shrunk copy read by the shipped detector, in one run.
 Prints the bytes sent against the original's (a ratio), the shrink's time in the browser,
 and how many photos read the same tally both ways and exactly right each way.
 
-    python benchmarks/bench_photo_upload.py --data DIR [--photos N]
+    python -m benchmarks.bench_photo_upload --data DIR [--photos N]
 
 DIR is a `sushigo synth` set of phone-sized photos, e.g.
 `sushigo synth --out data/other-4032 --images 100 --seed 8710 --size 4032 --scene other`.
@@ -24,15 +24,6 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 WEB = Path(__file__).resolve().parents[1] / "api" / "web"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
 # photo.js's own function on a File made of the photo's bytes; the bytes it would send
 # come back as base64, with the milliseconds it took.
 SHRINK = """async (encoded) => {
@@ -82,6 +73,7 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     from datasets.yolo_format import read_split
+    from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS  # the web tests' own browser
     from vision.detector import load_detector
     from vision.photo import load_photo
     from vision.pipeline import read_photo
@@ -100,7 +92,8 @@ def main() -> None:
     rows: list[Row] = []
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            chromium = playwright.chromium
+            browser = chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
             page = browser.new_page()
             page.goto(f"{origin}/index.html")
             for item in items:

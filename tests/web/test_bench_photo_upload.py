@@ -25,7 +25,7 @@ def test_bench_photo_upload_smoke(tmp_path: Path, browser: Any) -> None:
     for index, scene in generate(7, 2, 4032, workers=1):
         write_scene(data, split_of(index, 2), f"{index:06d}", scene)
     result = subprocess.run(
-        [sys.executable, "benchmarks/bench_photo_upload.py", "--data", str(data)],
+        [sys.executable, "-m", "benchmarks.bench_photo_upload", "--data", str(data)],
         cwd=REPO,
         capture_output=True,
         text=True,
