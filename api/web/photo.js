@@ -1,6 +1,6 @@
-// A phone's photo made smaller before it is sent. A phone's camera makes 12-48 MP JPEGs
-// of 3-10 MB, and the table's connection is often a phone's: a 4 MB photo takes seconds
-// to send where a 2048 px one takes a fraction of that. The server decodes every photo
+// A phone's photo made smaller before it is sent. A phone's camera makes JPEGs of 12 MP
+// and more, several MB each, and the table's connection is often a phone's: such a photo
+// takes seconds to send where a 2048 px one takes a fraction of that. The server decodes every photo
 // down to about 1000 px on its long side anyway (vision/photo.py), so a photo of
 // LONG_SIDE px reads as the original does (README.md, "The table-side web page", has the
 // measurement); it is also larger than the generator's training photos, so the corrected
