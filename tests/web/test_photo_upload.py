@@ -17,6 +17,7 @@ from PIL import Image
 from api.main import WEB_DIR
 from datasets.faces import FacePool
 from datasets.scene import make_scene
+from tests.vision.test_photo import encode
 from tests.web.conftest import Server
 
 pytestmark = pytest.mark.browser
@@ -35,16 +36,6 @@ def scene_image() -> np.ndarray:
     sensor saw them, and its EXIF tag (ROTATE_90_CW in these tests) says how to show it."""
     scene = make_scene(np.random.default_rng(31), FacePool.rendered(5, per_kind=1), size=4032)
     return cv2.rotate(scene.image, cv2.ROTATE_90_COUNTERCLOCKWISE)
-
-
-def jpeg(image: np.ndarray, *, orientation: int = 1, quality: int = 95) -> bytes:
-    exif = Image.Exif()
-    exif[0x0112] = orientation
-    buffer = io.BytesIO()
-    Image.fromarray(cv2.cvtColor(image, cv2.COLOR_BGR2RGB)).save(
-        buffer, "JPEG", quality=quality, exif=exif.tobytes()
-    )
-    return buffer.getvalue()
 
 
 def sent_photo(server: Server, browser: Any, data: bytes, name: str, mime: str) -> bytes:
@@ -81,7 +72,7 @@ def decoded(data: bytes) -> tuple[np.ndarray, int]:
 def test_a_big_photo_is_sent_smaller_and_upright(
     server: Server, browser: Any, scene_image: np.ndarray
 ) -> None:
-    original = jpeg(scene_image, orientation=ROTATE_90_CW)
+    original = encode(scene_image, "JPEG", orientation=ROTATE_90_CW, quality=95)
     sent = sent_photo(server, browser, original, "IMG_0001.JPG", "image/jpeg")
 
     image, orientation = decoded(sent)
@@ -106,7 +97,7 @@ def test_a_photo_small_already_is_sent_as_it_came(
     server: Server, browser: Any, scene_image: np.ndarray
 ) -> None:
     small = cv2.resize(scene_image, (1600, 1200), interpolation=cv2.INTER_AREA)
-    original = jpeg(small, orientation=ROTATE_90_CW)
+    original = encode(small, "JPEG", orientation=ROTATE_90_CW, quality=95)
     assert sent_photo(server, browser, original, "small.jpg", "image/jpeg") == original
 
 
@@ -114,14 +105,5 @@ def test_a_photo_the_browser_cannot_decode_is_sent_for_the_server_to_read(
     server: Server, browser: Any, scene_image: np.ndarray
 ) -> None:
     """HEIC: Chromium decodes none, the server does (pillow-heif)."""
-    import pillow_heif
-
-    heif = pillow_heif.from_bytes(
-        mode="RGB",
-        size=(scene_image.shape[1], scene_image.shape[0]),
-        data=cv2.cvtColor(scene_image, cv2.COLOR_BGR2RGB).tobytes(),
-    )
-    buffer = io.BytesIO()
-    heif.save(buffer, quality=60)
-    original = buffer.getvalue()
+    original = encode(scene_image, "HEIF", quality=60)
     assert sent_photo(server, browser, original, "IMG_0002.HEIC", "image/heic") == original
