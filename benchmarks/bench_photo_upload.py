@@ -101,8 +101,8 @@ def main() -> None:
                 encoded, ms = page.evaluate(SHRINK, base64.b64encode(original).decode())
                 sent = base64.b64decode(encoded)
                 truth = {k: v for k, v in item.truth["tally"].items() if v}
-                as_is, shrunk = tally(original), tally(sent)
-                right = (as_is == truth, shrunk == truth, as_is == shrunk)
+                as_is, as_sent = tally(original), tally(sent)
+                right = (as_is == truth, as_sent == truth, as_is == as_sent)
                 rows.append(Row(len(original), len(sent), ms, *right))
             browser.close()
     finally:
