@@ -122,5 +122,6 @@ def main() -> None:
         f"{sum(r.right_as_sent for r in rows)} as sent"
     )
 
+
 if __name__ == "__main__":
     main()

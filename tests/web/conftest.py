@@ -34,6 +34,10 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--no-first-run",
 ]
+# A phone's viewport, and a step's timeout for the page tests. Generous: CI machines are
+# small and may be busy; a passing run takes a few seconds a step.
+PHONE = {"width": 375, "height": 812}
+TIMEOUT_MS = 60_000
 MISSING = (
     f"BROWSER TESTS SKIPPED: {CHROMIUM} is missing. Install Debian's Chromium "
     "(apt-get install -y chromium) to run the web page tests."

@@ -19,13 +19,10 @@ import pytest
 from datasets.faces import FacePool
 from datasets.scene import make_scene
 from scoring import GameRules, Tally, check_game, score_game
-from tests.web.conftest import Server
+from tests.web.conftest import PHONE, TIMEOUT_MS, Server
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 375, "height": 812}
-# Generous: CI machines are small and may be busy; a passing run takes a few seconds a step.
-TIMEOUT_MS = 60_000
 NAMES = ["Ana", "Ben"]
 ROUNDS = 3
 HAND = 10  # two players

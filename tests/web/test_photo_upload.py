@@ -18,12 +18,10 @@ from api.main import WEB_DIR
 from datasets.faces import FacePool
 from datasets.scene import make_scene
 from tests.vision.test_photo import encode
-from tests.web.conftest import Server
+from tests.web.conftest import PHONE, TIMEOUT_MS, Server
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 375, "height": 812}
-TIMEOUT_MS = 60_000
 # photo.js's own figure, so that the two cannot drift apart.
 PHOTO_JS = (WEB_DIR / "photo.js").read_text()
 LONG_SIDE = int(re.findall(r"export const LONG_SIDE = (\d+);", PHOTO_JS)[0])
