@@ -1,6 +1,10 @@
-"""End-to-end detection speed on 12 MP phone-size JPEGs, fast path vs plain ultralytics.
+"""End-to-end detection speed on 12 MP phone-size JPEGs of the printed deck, fast path vs
+plain ultralytics, and how fast a photo with no cards in it is answered.
 
-    python benchmarks/bench_detect.py [--photos 8] [--repeat 3] [--stages]
+    python benchmarks/bench_detect.py [--photos 8] [--repeat 3] [--stages] [--faces DIR]
+
+The photos are drawn from the deck folder `--faces` (default: the printed deck's scans,
+../shared/decks/original beside the checkout).
 
 Both paths read the same JPEG files from disk in the same run, interleaved, so the ratio
 holds on a noisy machine even where the absolute times drift. Also prints the peak RSS of
@@ -34,6 +38,7 @@ if TYPE_CHECKING:
     from vision.reading import Reading
 
 os.environ.setdefault("YOLO_OFFLINE", "1")
+PRINTED_DECK = Path(__file__).resolve().parents[2] / "shared" / "decks" / "original"
 
 
 # What the service process does: load the fast path, read photos. No generator, no torch.
@@ -129,16 +134,19 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--weights", type=Path, help="weights folder (default: the shipped one)")
     parser.add_argument("--stages", action="store_true", help="time each stage of the fast path")
+    parser.add_argument("--faces", type=Path, default=PRINTED_DECK, help="the deck folder")
     args = parser.parse_args()
+    if not args.faces.is_dir():
+        parser.error(f"no deck folder at {args.faces}: give the printed deck's scans as --faces")
 
-    from datasets.faces import FacePool
+    from datasets.deck import load_deck
     from datasets.scene import make_scene
     from vision.detector import load_detector, model_info, zoom_region
     from vision.photo import load_photo_file
     from vision.pipeline import read_photo
 
     rng = np.random.default_rng(4032)
-    faces = FacePool.rendered(7, per_kind=2)
+    faces = load_deck(args.faces)
     folder = Path(tempfile.mkdtemp(prefix="bench-detect-"))
     paths = []
     for i in range(args.photos):
@@ -232,6 +240,15 @@ def main() -> None:
         f"fast path on a process's first photo of each shape (compiling the finder for it): "
         f"at most {max(first_of_shape) * 1000:.0f} ms"
     )
+    empty_times, empty_cards, empty_warned = time_photos_without_cards(detector, folder)
+    print(
+        row(f"a photo with no cards ({len(empty_cards)} tables, {args.repeat}x)", empty_times)
+        + f"   max {max(empty_times) * 1000:.0f} ms (target < 300 ms)"
+    )
+    print(
+        f"  cards found on them: {sum(empty_cards)}; warned 'no cards were found': "
+        f"{sum(empty_warned)} of {len(empty_warned)}"
+    )
     rss, torch_loaded = service_peak_rss(paths, args.weights)
     print(
         f"peak RSS of a process that only loads the fast path and reads these photos: "
@@ -242,6 +259,39 @@ def main() -> None:
         f"with ultralytics too: "
         f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB"
     )
+
+
+def time_photos_without_cards(
+    detector: Any, folder: Path, repeat: int = 3
+) -> tuple[list[float], list[int], list[bool]]:
+    """Decode-to-reading times of 12 MP photos with no card in them (each table surface,
+    bare), the cards found on each and whether it carries the no-cards warning."""
+    import cv2
+
+    from datasets.table import SURFACES, surface
+    from vision.photo import load_photo_file
+    from vision.pipeline import read_photo
+    from vision.reading import NO_CARDS
+
+    paths = []
+    for i, kind in enumerate(SURFACES):
+        path = folder / f"empty-{kind}.jpg"
+        table = surface(np.random.default_rng(i), 3024, 4032, kind)
+        cv2.imwrite(str(path), table, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        paths.append(path)
+    times, cards, warned = [], [], []
+    for path in paths:
+        read_photo(load_photo_file(path), detector)  # the finder compiled for the shape
+    for _ in range(repeat):
+        for path in paths:
+            t = time.perf_counter()
+            reading = read_photo(load_photo_file(path), detector)
+            times.append(time.perf_counter() - t)
+    for path in paths:
+        reading = read_photo(load_photo_file(path), detector)
+        cards.append(reading.cards)
+        warned.append(NO_CARDS in reading.warnings)
+    return times, cards, warned
 
 
 # The stages `--stages` times: the detector's own steps, and what the pipeline does around

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +26,7 @@ DEFAULT_PREVIEW_IMAGES = 6
 def register(subparsers: Any) -> None:
     faces = subparsers.add_parser(
         "faces",
-        help="write card faces (RGBA PNGs per class), or import a photo of a real card",
+        help="import a photo of one of your cards into a deck folder",
         description="Write procedural card faces as DIR/<class>/NNN.png (RGBA, transparent "
         "rounded corners, 616 px tall):  sushigo faces --out DIR [--per-class K] [--seed S]\n"
         "Import a photo of one real card lying on a table as the next DIR/CLASS/NNN.png:  "
@@ -67,42 +68,39 @@ def register(subparsers: Any) -> None:
         "--size", type=_positive, default=640, help="long side of each photo, px (640)"
     )
     synth.add_argument(
-        "--faces", type=Path, metavar="DIR", help="also use faces from DIR/<class>/*.png"
+        "--faces",
+        type=Path,
+        metavar="DIR",
+        help="the deck to draw: DIR/<class>/*.png and DIR/back.png (the printed deck's scans, "
+        "e.g. ../shared/decks/original, or your own from `sushigo faces import`). Without "
+        "it, a made-up procedural deck for tests, which `sushigo train` refuses",
     )
     synth.add_argument(
-        "--faces-only",
-        action="store_true",
-        help="use only the faces from --faces, no rendered ones",
+        "--printing",
+        choices=("varied", "another"),
+        default="varied",
+        help="how the deck is printed: varied (a print run per photo, what training uses) or "
+        "another (one printing outside training's ranges: a held-out test)",
     )
+    # The made-up deck's lettering and art: only for tests' procedural faces (no --faces).
     synth.add_argument(
         "--fonts",
         choices=("classic", "varied"),
         default="classic",
-        help="lettering of the rendered faces: classic (OpenCV's four fonts, what the "
-        "measured held-out sets use) or varied (also scalable and TrueType families)",
+        help=argparse.SUPPRESS,
     )
     synth.add_argument(
         "--font-file",
         type=Path,
         nargs="+",
         metavar="TTF",
-        help="letter the rendered faces in these TrueType files only (a held-out test)",
+        help=argparse.SUPPRESS,
     )
     synth.add_argument(
         "--art",
         choices=("classic", "varied", "abstract", "rolls", "hands", "nigiri", *HAND_DRAWN_ART),
         default="classic",
-        help="illustrations of the rendered faces: classic (what the measured held-out sets "
-        "use); for training, varied (classic restyled per face), abstract (shapes that "
-        "depict nothing), rolls (varied, with maki cards showing any number of rolls: only "
-        "the icons tell them apart) or hands (each face in one of the arts "
-        + ", ".join(TRAINED_HAND_ART)
-        + ", as drawn or restyled), nigiri (hands, with each nigiri card showing any "
-        "nigiri: only the banner tells them apart); or one art by other hands: "
-        + ", ".join(HAND_DRAWN_ART)
-        + " ("
-        + ", ".join(HELD_OUT_ART)
-        + " never trained on: held-out tests)",
+        help=argparse.SUPPRESS,
     )
     synth.add_argument(
         "--scene",
@@ -158,14 +156,20 @@ def run_faces(args: argparse.Namespace) -> int:
 
 
 def run_synth(args: argparse.Namespace) -> int:
-    if args.faces_only and args.faces is None:
-        raise ValueError("--faces-only needs --faces DIR")
     if args.faces is not None and not args.faces.is_dir():
-        raise FileNotFoundError(f"no such faces folder: {args.faces}")
+        raise FileNotFoundError(f"no such deck folder: {args.faces}")
+    if args.faces is not None and (
+        args.fonts != "classic" or args.art != "classic" or args.font_file
+    ):
+        raise ValueError(
+            "--fonts, --font-file and --art draw the made-up procedural deck; a deck folder "
+            "(--faces) is drawn as it is printed"
+        )
+    if args.preview is None and args.images is None:
+        raise ValueError("synth --out needs --images N")
     if args.preview is not None:
         return _preview(args)
-    if args.images is None:
-        raise ValueError("synth --out needs --images N")
+    _note_the_deck(args)
     from datasets.synth import write_dataset
 
     out = write_dataset(
@@ -175,13 +179,22 @@ def run_synth(args: argparse.Namespace) -> int:
         size=args.size,
         workers=args.workers,
         faces_dir=args.faces,
-        mix_rendered=not args.faces_only,
         style=_face_style(args),
         held_out=_held_out(args),
         scene=args.scene,
+        printing=args.printing,
     )
     print(f"wrote {args.images} images to {out} (data.yaml, images/, labels/, tallies/)")
     return 0
+
+
+def _note_the_deck(args: argparse.Namespace) -> None:
+    if args.faces is None:
+        print(
+            "note: no --faces DIR: drawing a made-up procedural deck (for tests; training "
+            "refuses it). For the printed deck: --faces ../shared/decks/original",
+            file=sys.stderr,
+        )
 
 
 def _held_out(args: argparse.Namespace) -> str | None:
@@ -189,6 +202,8 @@ def _held_out(args: argparse.Namespace) -> str | None:
     reasons = []
     if args.scene == "other":
         reasons.append("--scene other, a photo renderer never trained on")
+    if args.printing == "another":
+        reasons.append("--printing another, a printing never trained on")
     if args.art in HELD_OUT_ART:
         reasons.append(f"--art {args.art}, an art never trained on")
     if args.font_file:
@@ -278,6 +293,7 @@ def _preview(args: argparse.Namespace) -> int:
         raise ValueError(
             f"the preview is an image: name it .png or .jpg, not {args.preview.name!r}"
         )
+    _note_the_deck(args)
     count = DEFAULT_PREVIEW_IMAGES if args.images is None else args.images
     scenes = (
         scene
@@ -287,9 +303,9 @@ def _preview(args: argparse.Namespace) -> int:
             args.size,
             workers=args.workers,
             faces_dir=args.faces,
-            mix_rendered=not args.faces_only,
             style=_face_style(args),
             scene=args.scene,
+            printing=args.printing,
         )
     )
     write_preview(args.preview, scenes)

@@ -1,9 +1,9 @@
 """The deck model: procedural card faces as card-spec.md draws them, and face pools.
 
-A face is an RGBA uint8 image, portrait 63:88, transparent outside the rounded corners.
-Every renderer in the project draws from here, so the training data, the test fixtures and
-the preview all show the same deck. Real scans (datasets/scans.py) load into the same
-`FacePool`, so a user can train on a printed deck instead.
+A face is an RGBA uint8 image, portrait at the printed card's proportions (layout.py),
+transparent outside the rounded corners. The detector learns the printed deck, read from a
+deck folder (datasets/deck.py) into a `FacePool`; the procedural faces drawn here are an
+old made-up deck, kept only so that tests have a deck where no scans are at hand.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from datasets.layout import CARD_ASPECT
 from scoring.cards import CARD_KINDS
 
-CARD_ASPECT = 63 / 88  # width / height
 FACE_HEIGHT = 616  # px; spec asks for at least 600
 FACE_WIDTH = round(FACE_HEIGHT * CARD_ASPECT)
 
@@ -613,19 +613,24 @@ CLASSIC_STYLE = FaceStyle()
 
 @dataclass
 class FacePool:
-    """Faces per kind, each kept at a few sizes so that warping never aliases."""
+    """Faces per kind (and the card backs, for the draw pile), each kept at a few sizes
+    so that warping never aliases."""
 
     faces: dict[str, list[list[np.ndarray]]] = field(default_factory=dict)
+    backs: list[list[np.ndarray]] = field(default_factory=list)
 
     @classmethod
-    def from_images(cls, images: Mapping[str, Iterable[np.ndarray]]) -> FacePool:
-        pool = cls()
-        for kind, faces in images.items():
-            pool.faces[kind] = [_mipmaps(face) for face in faces]
-        return pool
+    def from_images(
+        cls, images: Mapping[str, Iterable[np.ndarray]], *, backs: Iterable[np.ndarray] = ()
+    ) -> FacePool:
+        return cls(
+            {kind: [_mipmaps(face) for face in faces] for kind, faces in images.items()},
+            [_mipmaps(back) for back in backs],
+        )
 
     @classmethod
     def rendered(cls, seed: int, per_kind: int = 6, style: FaceStyle = CLASSIC_STYLE) -> FacePool:
+        """Procedural faces: a deck for tests where no scans are at hand, never trained on."""
         rng = np.random.default_rng(seed)
         return cls.from_images(
             {
@@ -637,39 +642,28 @@ class FacePool:
             }
         )
 
-    @classmethod
-    def from_dir(cls, folder: Path) -> FacePool:
-        """Faces from DIR/<kind>/*.png (rendered, or imported real scans)."""
-        images: dict[str, list[np.ndarray]] = {}
-        for kind in CARD_KINDS:
-            for path in sorted((folder / kind).glob("*.png")):
-                face = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
-                if face is None:
-                    raise ValueError(f"cannot read face image {path}")
-                images.setdefault(kind, []).append(_as_rgba(face))
-        if not images:
-            raise ValueError(f"no faces found under {folder} (expected {folder}/<kind>/*.png)")
-        return cls.from_images(images)
-
-    def merged(self, other: FacePool) -> FacePool:
-        faces = {k: list(v) for k, v in self.faces.items()}
-        for kind, levels in other.faces.items():
-            faces.setdefault(kind, []).extend(levels)
-        return FacePool(faces)
-
     def pick(self, kind: str, rng: np.random.Generator, height: float) -> np.ndarray:
         """A face of `kind` at the smallest stored size at least `height` px tall."""
         choices = self.faces.get(kind)
         if not choices:
             raise ValueError(f"the face pool has no face for {kind!r}")
-        levels = choices[int(rng.integers(len(choices)))]
-        for level in reversed(levels):
-            if level.shape[0] >= height:
-                return level
-        return levels[0]
+        return _level(choices[int(rng.integers(len(choices)))], height)
+
+    def pick_back(self, rng: np.random.Generator, height: float) -> np.ndarray | None:
+        """A card back at about `height` px, or None for a deck without one."""
+        if not self.backs:
+            return None
+        return _level(self.backs[int(rng.integers(len(self.backs)))], height)
 
 
-def _as_rgba(face: np.ndarray) -> np.ndarray:
+def _level(levels: list[np.ndarray], height: float) -> np.ndarray:
+    for level in reversed(levels):
+        if level.shape[0] >= height:
+            return level
+    return levels[0]
+
+
+def as_rgba(face: np.ndarray) -> np.ndarray:
     if face.ndim == 2:
         face = cv2.cvtColor(face, cv2.COLOR_GRAY2BGR)
     if face.shape[2] == 3:

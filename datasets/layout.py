@@ -11,8 +11,11 @@ import numpy as np
 
 from datasets.collection import Collection, Pile
 
-CARD_W = 63.0
-CARD_H = 88.0
+# The printed card's own proportions (card-spec.md: the scans are 267 x 396 px, about
+# 1 : 1.48); a face of any size is warped onto a card of this shape.
+CARD_ASPECT = 267 / 396  # width / height
+CARD_H = 88.0  # mm
+CARD_W = CARD_H * CARD_ASPECT
 
 FAMILY = {
     "tempura": 0,

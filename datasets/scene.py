@@ -18,6 +18,7 @@ import numpy as np
 from datasets.collection import Collection, deal_collection
 from datasets.faces import FacePool
 from datasets.layout import LAYOUT_STYLES, PlacedCard, lay_out
+from datasets.printing import PLAIN, PrintRun, print_run, wear_card
 from datasets.table import EXTENT_MM, ClutterItem, draw_item, place_clutter, surface
 
 MIN_VISIBLE = 0.08  # a card showing less than this share of itself is never made
@@ -102,9 +103,11 @@ def make_scene(
     players: int | None = None,
     style: str | None = None,
     tables: tuple[str, ...] | None = None,
+    printing: PrintRun | None = None,
 ) -> Scene:
     """Render one photo whose long side is `size` px, on one of `tables` (table.surface
-    kinds; default: any of table.SURFACES)."""
+    kinds; default: any of table.SURFACES), of a deck printed as `printing` (default: a
+    print run drawn for this photo, printing.print_run)."""
     collection = deal_collection(rng, players=players)
     if style is None:
         style = str(rng.choice(LAYOUT_STYLES, p=[0.3, 0.3, 0.25, 0.15]))
@@ -142,22 +145,40 @@ def make_scene(
     homography = fit @ h_cam  # table mm -> render px
 
     light = _light(rng)
+    if printing is None:
+        printing = print_run(rng)
+    back = faces.pick_back(rng, 0.5 * max(rw, rh))
+    if back is not None:
+        back = printing.apply(back)
     quads = [_apply(homography, c.corners).astype(np.float32) for c in placed]
     # The table's texture gains less detail than the cards when drawn larger: it is the
     # costliest part to draw, and cloth or wood grain at 1/up of a pixel hardly shows.
     texels = 1.2 / math.sqrt(up)
     image, clutter, over = _table(
-        rng, homography, rw, rh, np.stack(quads), light, texels, tables=tables
+        rng, homography, rw, rh, np.stack(quads), light, texels, tables=tables, back=back
     )
     label_map = np.zeros((rh, rw), np.int16)
     full_area: list[float] = []
     for index, (card, quad) in enumerate(zip(placed, quads, strict=True)):
         shift = _shadow_shift(homography, card.corners.mean(0), light, rng)
         full_area.append(
-            _paste(image, label_map, quad, card, faces, rng, index + 1, light=light, shift=shift)
+            _paste(
+                image,
+                label_map,
+                quad,
+                card,
+                faces,
+                rng,
+                index + 1,
+                light=light,
+                shift=shift,
+                printing=printing,
+            )
         )
     for item, warp, ppm in over:
-        seen = _lay_over(image, label_map, item, warp, ppm, quads, full_area, light, homography)
+        seen = _lay_over(
+            image, label_map, item, warp, ppm, quads, full_area, light, homography, back
+        )
         if seen is not None:
             clutter.append(seen)
 
@@ -226,6 +247,7 @@ def _table(
     texels: float = 1.2,
     *,
     tables: tuple[str, ...] | None = None,
+    back: np.ndarray | None = None,
 ) -> tuple[np.ndarray, list[dict[str, Any]], list[tuple[ClutterItem, np.ndarray, float]]]:
     """The table surface under the whole frame, drawn flat and seen through the camera,
     with the clutter that lies under or beside the cards (and its box in the image), and
@@ -253,7 +275,7 @@ def _table(
         if item.on_top:
             over.append((item, warp, ppm))
             continue
-        box = draw_item(texture, item, ppm, shadow_mm=shadow_mm)
+        box = draw_item(texture, item, ppm, shadow_mm=shadow_mm, back=back)
         clutter.append({"what": item.what, "box": _seen_box(warp, box, width, height)})
     image = cv2.warpPerspective(
         texture, warp, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
@@ -292,6 +314,7 @@ def _lay_over(
     full_area: list[float],
     light: Light,
     homography: np.ndarray,
+    back: np.ndarray | None = None,
 ) -> dict[str, Any] | None:
     """Lay one piece of clutter over the cards, as a card laid later would be: it hides
     what it covers in the label map, so a card under it is boxed by the part that shows.
@@ -305,8 +328,8 @@ def _lay_over(
     # its colour premultiplied by it, anti-aliased edges included.
     on_black = np.zeros((side, side, 3), np.uint8)
     on_white = np.full((side, side, 3), 255, np.uint8)
-    box = draw_item(on_black, item, ppm, origin=(ox, oy))
-    draw_item(on_white, item, ppm, origin=(ox, oy))
+    box = draw_item(on_black, item, ppm, origin=(ox, oy), back=back)
+    draw_item(on_white, item, ppm, origin=(ox, oy), back=back)
     alpha_tex = 1 - (on_white.astype(np.float32) - on_black).mean(2) / 255
     to_img = warp @ np.array([[1, 0, ox], [0, 1, oy], [0, 0, 1]], float)
     corners = _apply(to_img, np.array([[0, 0], [side, 0], [side, side], [0, side]], float))
@@ -385,6 +408,7 @@ def _paste(
     *,
     light: Light,
     shift: np.ndarray,
+    printing: PrintRun = PLAIN,
 ) -> float:
     """Warp one face onto the image with a soft shadow offset by `shift` px (away from
     the scene's `light`); returns the card's area in px."""
@@ -398,7 +422,7 @@ def _paste(
     if x1 <= x0 or y1 <= y0:
         return 0.0
     roi_w, roi_h = x1 - x0, y1 - y0
-    face = faces.pick(card.kind, rng, card_h)
+    face = wear_card(printing.apply(faces.pick(card.kind, rng, card_h)), rng)
     fh, fw = face.shape[:2]
     src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
     warp = cv2.getPerspectiveTransform(src, quad - np.array([x0, y0], np.float32))

@@ -10,11 +10,13 @@ from pathlib import Path
 
 import numpy as np
 
+from datasets.deck import deck_manifest, load_deck
 from datasets.faces import CLASSIC_STYLE, FacePool, FaceStyle
 from datasets.other_scene import make_other_scene
+from datasets.printing import ANOTHER_PRINTING, PrintRun
 from datasets.scene import Scene, make_scene
 from datasets.table import PRINTED_CLOTHS
-from datasets.yolo_format import prepare, split_of, write_scene
+from datasets.yolo_format import PROCEDURAL_DECK, prepare, split_of, write_scene
 
 _pool: FacePool | None = None
 
@@ -32,16 +34,21 @@ SCENES = {
 def face_pool(
     seed: int,
     faces_dir: Path | None = None,
-    mix_rendered: bool = True,
+    mix_rendered: bool = False,
     style: FaceStyle = CLASSIC_STYLE,
 ) -> FacePool:
-    """Rendered faces (seeded, in `style`), real scans from `faces_dir`, or both."""
+    """The deck in `faces_dir` (datasets/deck.py); without one, procedural faces (seeded,
+    in `style`: a made-up deck for tests only). `mix_rendered` adds procedural faces to the
+    deck's."""
     if faces_dir is None:
         return FacePool.rendered(seed, style.per_kind, style)
-    scans = FacePool.from_dir(faces_dir)
+    deck = load_deck(faces_dir)
     if not mix_rendered:
-        return scans
-    return FacePool.rendered(seed, style.per_kind, style).merged(scans)
+        return deck
+    rendered = FacePool.rendered(seed, style.per_kind, style)
+    for kind, levels in rendered.faces.items():
+        deck.faces.setdefault(kind, []).extend(levels)
+    return deck
 
 
 def scene_rng(seed: int, index: int) -> np.random.Generator:
@@ -54,10 +61,16 @@ def _init(seed: int, faces_dir: str | None, mix: bool, style: FaceStyle) -> None
     _pool = face_pool(seed, Path(faces_dir) if faces_dir else None, mix, style)
 
 
-def _make(args: tuple[int, int, int, str]) -> tuple[int, Scene]:
-    seed, index, size, scene = args
+# How the deck is printed in the photos: a print run drawn per photo within training's
+# ranges, or one printing outside them (held out: datasets/printing.py).
+PRINTINGS: dict[str, PrintRun | None] = {"varied": None, "another": ANOTHER_PRINTING}
+
+
+def _make(args: tuple[int, int, int, str, str]) -> tuple[int, Scene]:
+    seed, index, size, scene, printing = args
     assert _pool is not None
-    return index, SCENES[scene](scene_rng(seed, index), _pool, size=size)
+    extra = {} if PRINTINGS[printing] is None else {"printing": PRINTINGS[printing]}
+    return index, SCENES[scene](scene_rng(seed, index), _pool, size=size, **extra)
 
 
 def generate(
@@ -67,17 +80,22 @@ def generate(
     *,
     workers: int | None = None,
     faces_dir: Path | None = None,
-    mix_rendered: bool = True,
+    mix_rendered: bool = False,
     start: int = 0,
     style: FaceStyle = CLASSIC_STYLE,
     scene: str = "classic",
+    printing: str = "varied",
 ) -> Iterator[tuple[int, Scene]]:
     """Yield (index, scene) for indices start..start+count-1, in order, drawn by the
     photo renderer named `scene` (see SCENES)."""
     if scene not in SCENES:
         raise ValueError(f"unknown scene renderer {scene!r}; expected one of {', '.join(SCENES)}")
+    if printing not in PRINTINGS:
+        raise ValueError(f"unknown printing {printing!r}; expected one of {', '.join(PRINTINGS)}")
+    if printing != "varied" and scene == "other":
+        raise ValueError("--printing applies to the classic renderer, not --scene other")
     workers = workers or min(2, os.cpu_count() or 1)
-    tasks = [(seed, i, size, scene) for i in range(start, start + count)]
+    tasks = [(seed, i, size, scene, printing) for i in range(start, start + count)]
     init_args = (seed, str(faces_dir) if faces_dir else None, mix_rendered, style)
     if workers <= 1:
         _init(*init_args)
@@ -95,16 +113,22 @@ def write_dataset(
     size: int = 640,
     workers: int | None = None,
     faces_dir: Path | None = None,
-    mix_rendered: bool = True,
+    mix_rendered: bool = False,
     progress: bool = True,
     style: FaceStyle = CLASSIC_STYLE,
     held_out: str | None = None,
     scene: str = "classic",
+    printing: str = "varied",
 ) -> Path:
     """Write a dataset; `held_out` marks it as a test set that training refuses."""
     from tqdm import tqdm
 
-    prepare(out, held_out)
+    deck = (
+        {"folder": str(faces_dir.resolve()), "sha256": deck_manifest(faces_dir)}
+        if faces_dir is not None and not mix_rendered
+        else PROCEDURAL_DECK
+    )
+    prepare(out, held_out, deck)
     scenes = generate(
         seed,
         images,
@@ -114,6 +138,7 @@ def write_dataset(
         mix_rendered=mix_rendered,
         style=style,
         scene=scene,
+        printing=printing,
     )
     for index, made in tqdm(scenes, total=images, disable=not progress, desc="synth", unit="img"):
         write_scene(out, split_of(index, images), f"{index:06d}", made)

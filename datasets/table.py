@@ -13,6 +13,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from datasets.layout import CARD_H, CARD_W
+
 SURFACES = ("wood", "cloth", "marble", "painted", "paper")
 # Printed tablecloths, drawn only where asked (`sushigo synth --scene printed`): a renderer
 # written apart from this one (datasets/other_scene.py) read 27 of 35 photos exactly on
@@ -123,6 +125,22 @@ def _printed_cloth(rng: np.random.Generator, h: int, w: int, kind: str, ppm: flo
     weave = np.sin(xx / 1.6 * math.pi) * np.sin(yy / 1.6 * math.pi) * 0.03
     folds = 0.06 * _smooth_noise(rng, h, w, 8)
     return np.clip(colour * (0.95 + weave + folds)[..., None], 0, 255).astype(np.uint8)
+
+
+def _paste_flat(img: np.ndarray, face: np.ndarray, quad: np.ndarray) -> None:
+    """Warp an RGBA face onto `quad` (TL TR BR BL px) of the BGR `img`, in place."""
+    fh, fw = face.shape[:2]
+    src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
+    x0, y0 = np.maximum(np.floor(quad.min(0)).astype(int), 0)
+    x1 = min(img.shape[1], int(np.ceil(quad[:, 0].max())) + 1)
+    y1 = min(img.shape[0], int(np.ceil(quad[:, 1].max())) + 1)
+    if x1 <= x0 or y1 <= y0:
+        return
+    warp = cv2.getPerspectiveTransform(src, (quad - [x0, y0]).astype(np.float32))
+    warped = cv2.warpPerspective(face, warp, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
+    alpha = warped[..., 3:].astype(np.float32) / 255
+    roi = img[y0:y1, x0:x1].astype(np.float32)
+    img[y0:y1, x0:x1] = (roi * (1 - alpha) + warped[..., :3] * alpha).astype(np.uint8)
 
 
 def _rot_rect(cx: float, cy: float, w: float, h: float, angle: float) -> np.ndarray:
@@ -243,26 +261,29 @@ def draw_item(
     *,
     origin: tuple[float, float] = (0.0, 0.0),
     shadow_mm: tuple[float, float] = (6.0, 6.0),
+    back: np.ndarray | None = None,
 ) -> tuple[float, float, float, float]:
     """Draw one item into `img`, whose pixel (0, 0) is texture px `origin`; returns the
     item's tight box (x1, y1, x2, y2) in texture px. `shadow_mm`: where a cup's shadow
-    falls, on the table, away from the scene's light."""
+    falls, on the table, away from the scene's light. `back`: the deck's card back (BGRA),
+    which the draw pile shows; without one a plain back is drawn."""
     rng = np.random.default_rng(item.seed)
     cx, cy, angle = item.cx - origin[0], item.cy - origin[1], item.angle
     points: list[np.ndarray] = []
     what = item.what
     if what == "draw_pile":
-        back = tuple(int(v) for v in _tint(rng, (140, 70, 40), 30))
+        plain = tuple(int(v) for v in _tint(rng, (40, 40, 140), 30))
+        cw, ch = CARD_W * ppm, CARD_H * ppm
         for k in range(int(rng.integers(3, 8)), 0, -1):
-            quad = _rot_rect(cx + k * 0.6 * ppm, cy + k * 0.6 * ppm, 63 * ppm, 88 * ppm, angle)
+            quad = _rot_rect(cx + k * 0.6 * ppm, cy + k * 0.6 * ppm, cw, ch, angle)
             cv2.fillConvexPoly(img, quad, (200, 200, 200), cv2.LINE_AA)
             points.append(quad)
-        quad = _rot_rect(cx, cy, 63 * ppm, 88 * ppm, angle)
-        cv2.fillConvexPoly(img, quad, back, cv2.LINE_AA)
+        quad = _rot_rect(cx, cy, cw, ch, angle)
+        if back is None:
+            cv2.fillConvexPoly(img, quad, plain, cv2.LINE_AA)
+        else:
+            _paste_flat(img, back, quad)
         points.append(quad)
-        inner = _rot_rect(cx, cy, 50 * ppm, 75 * ppm, angle)
-        cv2.polylines(img, [inner], True, (230, 220, 200), max(1, int(2 * ppm)), cv2.LINE_AA)
-        cv2.circle(img, (int(cx), int(cy)), int(14 * ppm), (60, 200, 240), -1, cv2.LINE_AA)
     elif what == "cup":
         colour = tuple(int(v) for v in _tint(rng, (200, 200, 200), 55))
         r = int(40 * ppm)

@@ -68,9 +68,16 @@ def write_scene(root: Path, split: str, name: str, scene: Scene) -> None:
     )
 
 
-def prepare(root: Path, held_out: str | None = None) -> None:
+PROCEDURAL_DECK = "procedural"  # data.yaml's deck for photos of the made-up test deck
+
+
+def prepare(
+    root: Path, held_out: str | None = None, deck: dict[str, Any] | str = PROCEDURAL_DECK
+) -> None:
     """The folders and data.yaml of a dataset; `held_out` says what makes it a test set
-    (an art or lettering never trained on), which training then refuses."""
+    (a printing or renderer never trained on), which training then refuses; `deck` names
+    the deck folder the photos show and each of its files' sha256 (datasets/deck.py), or
+    PROCEDURAL_DECK, which training refuses too."""
     for part in ("images", "labels", "tallies"):
         for split in SPLITS:
             (root / part / split).mkdir(parents=True, exist_ok=True)
@@ -83,20 +90,35 @@ def prepare(root: Path, held_out: str | None = None) -> None:
     }
     if held_out:
         data["held_out"] = held_out
+    data["deck"] = deck
     (root / "data.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
 
 
-def refuse_held_out(data: Path) -> None:
+def refuse_for_training(data: Path) -> None:
     """Raise ValueError when `data` (a dataset folder or its data.yaml) is a held-out test
     set: trained on, it would no longer measure anything."""
     data_yaml = data / "data.yaml" if data.is_dir() else data
     if not data_yaml.is_file():
         return
-    held_out = (yaml.safe_load(data_yaml.read_text()) or {}).get("held_out")
-    if held_out:
+    data = yaml.safe_load(data_yaml.read_text()) or {}
+    if data.get("held_out"):
         raise ValueError(
-            f"{data_yaml.parent} is a held-out test set ({held_out}): never train on it"
+            f"{data_yaml.parent} is a held-out test set ({data['held_out']}): never train on it"
         )
+    if data.get("deck") == PROCEDURAL_DECK:
+        raise ValueError(
+            f"{data_yaml.parent} shows the made-up procedural deck, which no player owns: "
+            "make the set from a deck folder (sushigo synth --faces DIR, e.g. "
+            "../shared/decks/original)"
+        )
+
+
+def dataset_deck(data: Path) -> dict[str, Any] | str | None:
+    """The deck a dataset's photos show, as its data.yaml names it (None: not named)."""
+    data_yaml = data / "data.yaml" if data.is_dir() else data
+    if not data_yaml.is_file():
+        return None
+    return (yaml.safe_load(data_yaml.read_text()) or {}).get("deck")
 
 
 @dataclass(frozen=True)

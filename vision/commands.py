@@ -109,6 +109,21 @@ def register(subparsers: Any) -> None:
         "(default: the shipped one)",
     )
     train.add_argument(
+        "--from",
+        dest="start_from",
+        type=Path,
+        metavar="WEIGHTS",
+        help="start each network from this weights folder's (detector.pt, classifier.pt, "
+        "stack_check.pt) instead of from scratch: a new deck learnt from the shipped networks",
+    )
+    train.add_argument(
+        "--faces",
+        type=Path,
+        metavar="DIR",
+        help="with --finetune: the deck folder its synthetic photos show (default: the one "
+        "model.json names)",
+    )
+    train.add_argument(
         "--synthetic",
         type=int,
         default=300,
@@ -174,9 +189,10 @@ def run_detect(args: argparse.Namespace) -> int:
 
 
 def run_train(args: argparse.Namespace) -> int:
-    from datasets.yolo_format import refuse_held_out
+    from datasets.yolo_format import dataset_deck, refuse_for_training
     from vision.detector import default_weights, model_info
     from vision.train import (
+        DEFAULT_DETECTOR_YAML,
         DetectorTraining,
         train_classifier_run,
         train_detector,
@@ -192,13 +208,14 @@ def run_train(args: argparse.Namespace) -> int:
         raise FileNotFoundError(f"{data_yaml} not found: make a dataset with `sushigo synth`")
     # Every stage's data checked before the first one runs for hours.
     for folder in [args.data, *(args.classifier_data or [])]:
-        refuse_held_out(folder)
+        refuse_for_training(folder)
     imgsz = args.imgsz or SCRATCH_IMGSZ
     pt = None
     if args.stage in ("all", "detector"):
         cfg = DetectorTraining(
             data=data_yaml,
             out=args.out / "detector",
+            model=_start(args, "detector.pt") or DEFAULT_DETECTOR_YAML,
             # Given epochs are run as given; else as many as the budget holds.
             epochs=args.epochs or 15,
             imgsz=imgsz,
@@ -217,6 +234,7 @@ def run_train(args: argparse.Namespace) -> int:
             args.out / "classifier",
             epochs=args.classifier_epochs,
             threads=args.threads,
+            init=_start(args, "classifier.pt"),
             false_alarms_of=(args.weights or default_weights()) if args.false_alarms else None,
         )
         print(f"classifier: {onnx}")
@@ -227,6 +245,7 @@ def run_train(args: argparse.Namespace) -> int:
             args.out / "stack_check",
             epochs=args.stack_check_epochs,
             threads=args.threads,
+            init=_start(args, "stack_check.pt"),
         )
         print(f"stack check: {stack_check}")
     if args.ship:
@@ -234,15 +253,27 @@ def run_train(args: argparse.Namespace) -> int:
 
         if pt is None and args.imgsz is None and (args.ship / "model.json").exists():
             imgsz = model_info(args.ship).imgsz  # the finder already there keeps its size
+        deck = dataset_deck(args.data)
         ship_models(
             args.ship,
             detector_pt=pt,
             classifier_onnx=onnx,
             imgsz=imgsz,
             stack_check_onnx=stack_check,
+            deck=deck if isinstance(deck, dict) else None,
         )
         print(f"shipped into {args.ship}")
     return 0
+
+
+def _start(args: argparse.Namespace, name: str) -> Path | None:
+    """The network `name` of the --from weights folder, or None (from scratch)."""
+    if args.start_from is None:
+        return None
+    path = args.start_from / name
+    if not path.is_file():
+        raise FileNotFoundError(f"--from {args.start_from}: it holds no {name}")
+    return path
 
 
 def run_quantize(args: argparse.Namespace) -> int:
@@ -266,10 +297,12 @@ def run_finetune(args: argparse.Namespace) -> int:
     if not args.data.is_dir():
         raise FileNotFoundError(f"no such dataset folder: {args.data}")
     weights = args.weights or default_weights()
-    imgsz = args.imgsz or model_info(weights).imgsz
+    info = model_info(weights)
+    imgsz = args.imgsz or info.imgsz
     cfg = Finetuning(
         data=args.data,
         weights=weights,
+        faces=_finetune_deck(args.faces, info.meta.get("deck")),
         out=args.out,
         synthetic=args.synthetic,
         epochs=args.epochs or 5,
@@ -294,6 +327,22 @@ def run_finetune(args: argparse.Namespace) -> int:
         )
         print(f"shipped into {args.ship}")
     return 0
+
+
+def _finetune_deck(given: Path | None, learnt: Any) -> Path:
+    """The deck folder fine-tuning draws its synthetic photos from: --faces, else the one
+    the weights' model card names, where it is at hand."""
+    if given is not None:
+        if not given.is_dir():
+            raise FileNotFoundError(f"no such deck folder: {given}")
+        return given
+    folder = Path(learnt["folder"]) if isinstance(learnt, dict) and "folder" in learnt else None
+    if folder is None or not folder.is_dir():
+        raise ValueError(
+            "--finetune mixes in photos of the deck the weights learnt, and its folder "
+            f"({folder or 'not named in model.json'}) is not at hand: give it as --faces DIR"
+        )
+    return folder
 
 
 def run_eval(args: argparse.Namespace) -> int:

@@ -28,7 +28,6 @@ from vision.classifier import CLASSES, NONE_ID, crop_boxes, to_input
 from vision.detections import Detections
 from vision.finder import FinderNetwork
 from vision.labels import LABEL_ID
-from vision.photo import balanced, light_tint, white_gains
 from vision.stack_check import MIN_PROBABILITY, ON_WASABI, context_crops, trimmed_boxes
 
 WEIGHTS_DIR = Path(__file__).parent / "weights"
@@ -52,19 +51,6 @@ ZOOM_ASPECT_STEP = 0.2
 # Exact tallies by second-look size on the tuning photos (seed 3000 / seed 6000):
 # 640 99.2 / 98.6 %, 544 99.4 / 98.8, 480 99.2 / 98.8, 416 99.4 / 98.2, 352 98.6 / 98.0.
 ZOOM_SIZE = 0.75
-
-# A light whose colour moves a channel of the cards' whites by more than this gets the
-# cards looked for again in the balanced image: the finder, trained under light within
-# +-12 % of white, missed cards under a lamp's (vision/HISTORY.md, "Photos turned, and
-# light of another colour").
-FIND_AGAIN_BEYOND = 0.15
-# ... and so does a green or magenta tint past this (`photo.light_tint`): under a green cast
-# too weak to move a channel by 15 % the finder lost pink puddings. Chosen on the seed-9700
-# photos (500): a green cast (R and B x0.9, G x1.1) read 475 -> 495 exactly, a magenta one
-# 494 -> 495; photos with no cast read as before (495) and looked again 7.6 % of the time
-# instead of 5.4 % (at 0.12: green 480; at 0.08: 10.4 %) (vision/HISTORY.md, "A green
-# light (twelfth session)").
-FIND_AGAIN_TINT = 0.10
 
 # Classifier index -> label id (LABELS follows TALLY_KEYS, the classifier CARD_KINDS).
 _CLASS_TO_LABEL = np.array([LABEL_ID.get(name, -1) for name in CLASSES], np.int64)
@@ -282,16 +268,9 @@ class CardDetector:
         return boxes, scores
 
     def __call__(self, image: np.ndarray) -> Detections:
+        # No white balance: the printed card has no white to judge the light by, and the
+        # networks learn coloured light and print runs from the training photos instead.
         boxes, scores = self.find_collection(image)
-        # The networks learned cards under near-white light: a lamp's colour is taken out
-        # of what the crop networks see, judged by the cards' own whites; under a strong
-        # one the cards are also looked for again (vision/photo.py, "White patch").
-        gains = white_gains(image, boxes)
-        if looks_again(gains):
-            image = balanced(image, gains)
-            boxes, scores = self.find_collection(image)
-            gains = white_gains(image, boxes)
-        image = balanced(image, gains)
         probs = self.classify(image, boxes)
         if not len(boxes):
             return Detections.empty()
@@ -331,12 +310,6 @@ def other_of(probs: np.ndarray, family: np.ndarray) -> np.ndarray:
     only the name banner tells the nigiri apart, only the icons the maki, and that is where
     the classifier errs in art or at sizes it never saw."""
     return np.sort(probs[:, family], axis=1)[:, -2]
-
-
-def looks_again(gains: np.ndarray) -> bool:
-    """Whether a light this far from white (`white_gains`) is one the finder may have lost
-    cards under, so that they are looked for again in the balanced image."""
-    return bool(np.abs(gains - 1).max() > FIND_AGAIN_BEYOND or light_tint(gains) > FIND_AGAIN_TINT)
 
 
 def zoom_size(imgsz: int, stride: int | None) -> int:

@@ -68,6 +68,11 @@ class PhotoResult:
         return _icons(self.truth) == _icons(self.predicted)
 
     @property
+    def cards_right(self) -> bool:
+        """The card count (a stack counting two) is right: what the hand-size check sees."""
+        return _cards(self.truth) == _cards(self.predicted)
+
+    @property
     def score_right(self) -> bool:
         """The player's round score is right whatever the others hold: every dish but
         maki scores the same, and the maki icon count (all maki depends on) is equal."""
@@ -76,6 +81,10 @@ class PhotoResult:
 
 def _icons(t: dict[str, int]) -> int:
     return t["maki_1"] + 2 * t["maki_2"] + 3 * t["maki_3"]
+
+
+def _cards(t: dict[str, int]) -> int:
+    return sum(t.values()) + sum(t[key] for key in STACKS)
 
 
 def _dishes(t: dict[str, int]) -> dict[str, int]:
@@ -98,6 +107,7 @@ class Report:
             "stacks": lambda r: r.right(tuple(STACKS)),
             "maki_icons": lambda r: r.maki_icons_right,
             "score": lambda r: r.score_right,
+            "cards": lambda r: r.cards_right,
         }
         return sum(1 for r in results if checks[test](r)) / len(results)
 
@@ -112,6 +122,7 @@ class Report:
                 "stacks_right": self.share(results, "stacks"),
                 "maki_icons_right": self.share(results, "maki_icons"),
                 "round_score_right": self.share(results, "score"),
+                "cards_right": self.share(results, "cards"),
             }
             for name, results in rows.items()
         }
@@ -279,13 +290,14 @@ def _ap(tp: np.ndarray, n_gt: int) -> float:
 
 
 def format_report(summary: dict[str, Any]) -> str:
-    lines = ["subset            photos  exact   stacks  maki    score"]
+    lines = ["subset            photos  exact   stacks  maki    score   cards"]
     for name, row in summary["subsets"].items():
         figures = (
             row["exact_tally"],
             row["stacks_right"],
             row["maki_icons_right"],
             row["round_score_right"],
+            row["cards_right"],
         )
         lines.append(f"{name:<17} {row['photos']:>6}  " + "   ".join(f"{v:.3f}" for v in figures))
     lines.append("")

@@ -57,7 +57,12 @@ def write_model_card(
     metrics: dict[str, Any] | None = None,
     notes: str = "",
     trained: str | None = None,
+    deck: dict[str, Any] | None = None,
+    recipe: list[str] | None = None,
 ) -> Path:
+    """model.json: the files, the finder's size and thresholds, when trained, on which
+    deck (each scan's sha256), the recipe (commands) and every figure measured with it.
+    What is not given is kept from the card already there."""
     path = folder / MODEL_CARD
     previous = json.loads(path.read_text()) if path.exists() else {}
     card = {
@@ -70,6 +75,8 @@ def write_model_card(
         "conf": conf,
         "iou": iou,
         "trained": trained or datetime.now(UTC).isoformat(timespec="seconds"),
+        "deck": deck if deck is not None else previous.get("deck"),
+        "recipe": recipe if recipe is not None else previous.get("recipe", []),
         "metrics": metrics if metrics is not None else previous.get("metrics", {}),
         "notes": notes or previous.get("notes", ""),
     }

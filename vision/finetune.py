@@ -2,8 +2,9 @@
 
 The photos people corrected in review (exported by `sushigo corrections export`, in the
 same layout as `sushigo synth` writes) are split into a part to train on and a held-out
-part; the training part is mixed with freshly generated photos, so that the models learn
-the new deck without forgetting the rest; both models continue from the given weights;
+part; the training part is mixed with freshly generated photos of the deck folder the
+weights learnt (or `--faces DIR`), so that the models learn the table's own cards and
+light without forgetting the rest; both models continue from the given weights;
 and the held-out real photos are read before and after, so the user sees whether it helped.
 """
 
@@ -24,6 +25,7 @@ from datasets.yolo_format import SPLITS, LabelledImage, prepare, read_split, wri
 class Finetuning:
     data: Path  # an exported corrections dataset
     weights: Path  # the weights folder to start from
+    faces: Path  # the deck folder the synthetic photos are drawn from (datasets/deck.py)
     out: Path = Path("runs/finetune")
     synthetic: int = 300  # freshly generated photos mixed in
     holdout: float = 0.2  # share of the real photos kept for the before/after figures
@@ -47,6 +49,7 @@ def _copy(item: LabelledImage, root: Path, split: str, name: str) -> None:
 
 def mix(cfg: Finetuning) -> Path:
     """Build the mixed dataset: real train part + synthetic (train/val), real held-out = test."""
+    from datasets.deck import deck_manifest
     from datasets.synth import generate
 
     real = [item for split in SPLITS for item in read_split(cfg.data, split)]
@@ -59,10 +62,12 @@ def mix(cfg: Finetuning) -> Path:
     root = cfg.out / "data"
     if root.exists():
         shutil.rmtree(root)
-    prepare(root)
+    deck = {"folder": str(cfg.faces.resolve()), "sha256": deck_manifest(cfg.faces)}
+    prepare(root, deck=deck)
     for rank, i in enumerate(order):
         _copy(real[i], root, "test" if rank < n_held else "train", f"real{rank:05d}")
-    for index, scene in generate(cfg.seed + 7919, cfg.synthetic, 640, workers=1):
+    synthetic = generate(cfg.seed + 7919, cfg.synthetic, 640, workers=1, faces_dir=cfg.faces)
+    for index, scene in synthetic:
         write_scene(root, "val" if index % 10 == 0 else "train", f"synth{index:05d}", scene)
     return root
 

@@ -172,57 +172,9 @@ def orient(image: np.ndarray, orientation: int) -> np.ndarray:
     return np.ascontiguousarray(image)
 
 
-# White patch, from the cards: the brightest pixels inside the card boxes (a card's white
-# border, its light banner, rice) are taken to be white. A lamp's warm light left them
-# orange and turned the blue dumpling and the pink pudding grey to the classifier. The
-# whole image's brightest pixels would not do: a green felt table filling the frame
-# around a small collection is brighter than its cards' whites, and balancing it grey
-# turned the cards magenta (vision/HISTORY.md, "Photos turned, and light of another
-# colour"). The generator's own light varies its warmth by +-12 % only.
-WHITE_SHARE = 0.05  # the brightest share of each channel's pixels in the cards: white
-WHITE_GAINS = (0.6, 1.6)  # no channel moves further, whatever the cards' whites are
-WHITE_ENOUGH = 0.02  # whites within this of neutral: the image is left as it is
-WHITE_SAMPLES = 400  # fewer card pixels than this (no cards, or tiny ones): left as it is
-
-
 # card_slant judges the edges of the image reduced to about this long side: a card's edges
 # are tens of pixels long there.
 SLANT_SIDE: Final[int] = 500
-
-
-def white_gains(image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-    """Per-channel (BGR) gains that make the brightest pixels inside `boxes` (xyxy, image
-    px: the cards found) neutral; ones where there is too little to judge by."""
-    height, width = image.shape[:2]
-    parts = []
-    for x0, y0, x1, y1 in np.asarray(boxes).round().astype(int):
-        x0, x1 = max(x0, 0), min(x1, width)
-        y0, y1 = max(y0, 0), min(y1, height)
-        parts.append(image[y0:y1:2, x0:x1:2].reshape(-1, 3))
-    pixels = np.concatenate(parts) if parts else np.zeros((0, 3), np.uint8)
-    if len(pixels) < WHITE_SAMPLES:
-        return np.ones(3)
-    bright = np.percentile(pixels, 100 * (1 - WHITE_SHARE), axis=0)
-    gains = np.clip(bright.mean() / np.maximum(bright, 1), *WHITE_GAINS)
-    return np.ones(3) if np.abs(gains - 1).max() < WHITE_ENOUGH else gains
-
-
-def light_tint(gains: np.ndarray) -> float:
-    """How far a light lies off the line from daylight to a lamp's warmth, by the white
-    gains (BGR) that take it out: green's gain against the mean of blue's and red's. A warm
-    or cool light as strong as the generator's (+-12 %) moves red against blue and leaves
-    this small (0.02 at most); a fluorescent tube's or an LED's green cast, or a magenta
-    one, moves green alone. (Stronger warmth moves it too, and first moves a
-    channel past the detector's FIND_AGAIN_BEYOND.)"""
-    return abs(float(gains[1]) - (float(gains[0]) + float(gains[2])) / 2)
-
-
-def balanced(image: np.ndarray, gains: np.ndarray) -> np.ndarray:
-    """The BGR image with each channel scaled by its gain (the image itself for ones)."""
-    if np.all(gains == 1):
-        return image
-    table = np.clip(np.arange(256)[:, None] * gains, 0, 255).round().astype(np.uint8)
-    return cv2.LUT(image, table.reshape(256, 1, 3))
 
 
 def turn_image(image: np.ndarray, degrees: int, *, black_corners: bool = False) -> np.ndarray:

@@ -69,6 +69,13 @@ def detect_photo(photo: Photo, detector: Detector) -> tuple[Photo, Detections]:
     """The photo turned so that its cards stand upright (itself, nearly always), and its
     detections with boxes in that photo's original pixels."""
     found = detector(photo.image)
+    if not len(found):
+        # Turning a photo changes how its cards are read, not whether the one-class finder
+        # sees them: a photo where nothing was found is only looked at closer, in tiles.
+        found = _small_collection(photo.image, detector)
+        if _mean_confidence(found) < TURN_FLOOR:
+            found = Detections.empty()
+        return photo, found.scaled(photo.scale)
     seen, detections = _upright(photo, found, detector)
     slant = round(card_slant(photo.image, found.xyxy))
     if abs(slant) > SLANT_BEYOND:
@@ -82,10 +89,6 @@ def detect_photo(photo: Photo, detector: Detector) -> tuple[Photo, Detections]:
         askew, found = _read_turned_upright(photo, ASKEW, detector)
         if _clearly_better(found, detections):
             seen, detections = askew, found
-    if not len(detections):
-        found = _small_collection(photo.image, detector)
-        if _mean_confidence(found) >= TURN_FLOOR:
-            seen, detections = photo, found
     return seen, detections.scaled(seen.scale)
 
 

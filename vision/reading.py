@@ -171,6 +171,7 @@ def read_tally(
     tally = count_tally(final.labels, stacks)
     cards = sum(tally.values()) + sum(tally[key] for key in STACKS)
     warnings = [
+        *([NO_CARDS] if not cards else []),
         *_hand_size_warning(cards, players),
         *_low_confidence_warning(final, low_confidence),
         *(line for doubt in _DOUBTS for line in _doubt_warning(final, doubt)),
@@ -639,6 +640,12 @@ def _low_confidence_warning(detections: Detections, threshold: float) -> list[st
     return [f"{len(low)} {what} below {threshold:.0%} confidence: {', '.join(low)}"]
 
 
+NO_CARDS: Final = (
+    "no cards were found in this photo: take it again from above with the whole collection "
+    "in the frame, or count the cards by hand"
+)
+
+
 class _Doubt(NamedTuple):
     """A warning for boxes of a family of look-alike kinds whose doubt reaches threshold."""
 
@@ -650,9 +657,10 @@ class _Doubt(NamedTuple):
 
 _DOUBTS: Final = (
     _Doubt(NIGIRI, NIGIRI_DOUBT, "nigiri may be another kind",
-           ("check the name on its banner", "check the names on their banners")),
+           ("check the dish in its top-left corner", "check the dishes in their top-left corners")),
     _Doubt(MAKI, MAKI_DOUBT, "maki may show another number of rolls",
-           ("count the rolls on its banner", "count the rolls on their banners")),
+           ("count the small rolls in its top-left corner",
+            "count the small rolls in their top-left corners")),
 )  # fmt: skip
 
 

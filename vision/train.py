@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from datasets.yolo_format import refuse_held_out
+from datasets.yolo_format import refuse_for_training
 
 MODELS_DIR = Path(__file__).parent / "models"
 DEFAULT_DETECTOR_YAML = MODELS_DIR / "cardnet-p.yaml"
@@ -61,7 +61,7 @@ def _log_to(path: Path) -> logging.Handler:
 
 def train_detector(cfg: DetectorTraining, *, resume: bool = False) -> Path:
     """Train (or resume) the card detector; returns the path of the best weights."""
-    refuse_held_out(cfg.data)
+    refuse_for_training(cfg.data)
     _offline()
     import torch
     from ultralytics.models.yolo.detect import DetectionTrainer
@@ -211,7 +211,7 @@ def _train_on_crops(
 
     folders = [data] if isinstance(data, Path) else list(data)
     for folder in folders:
-        refuse_held_out(folder)
+        refuse_for_training(folder)
     log = _run_log(out)
     train, val = train_and_val(crops_from, folders, seed=seed)
     log(f"{name} crops: {len(train.labels)} train, {len(val.labels)} val")
@@ -233,8 +233,10 @@ def ship_models(
     classifier_onnx: Path | None,
     imgsz: int,
     stack_check_onnx: Path | None = None,
+    deck: dict[str, Any] | None = None,
 ) -> None:
-    """Put freshly trained models into a weights folder and refresh its model.json."""
+    """Put freshly trained models into a weights folder and refresh its model.json
+    (`deck`: the deck the training photos showed, as their data.yaml names it)."""
     from vision.export import export_detector, write_model_card
     from vision.quantize import int8_path
 
@@ -255,4 +257,4 @@ def ship_models(
                 shutil.copyfile(source, copy)
         if not int8_path(onnx).exists():
             int8_path(target).unlink(missing_ok=True)  # an older network's, not this one's
-    write_model_card(folder, imgsz=imgsz)
+    write_model_card(folder, imgsz=imgsz, deck=deck)

@@ -59,12 +59,8 @@ def test_faces_import_saves_the_next_face(
         (["faces", "--as", "egg", "--out", "{out}"], "--as is for importing a photo"),
         (["synth", "--out", "{out}"], "synth --out needs --images N"),
         (
-            ["synth", "--out", "{out}", "--images", "2", "--faces-only"],
-            "--faces-only needs --faces DIR",
-        ),
-        (
             ["synth", "--out", "{out}", "--images", "2", "--faces", "{out}/no"],
-            "no such faces folder",
+            "no such deck folder",
         ),
         (["synth", "--preview", "{out}/sheet.gif"], "name it .png or .jpg"),
         (
@@ -127,7 +123,6 @@ def test_synth_writes_a_dataset(
         "320",
         "--faces",
         str(faces_dir),
-        "--faces-only",
         "--workers",
         "1",
     ]
@@ -157,7 +152,6 @@ def test_synth_preview_draws_a_contact_sheet(
         "320",
         "--faces",
         str(faces_dir),
-        "--faces-only",
         "--workers",
         "1",
     ]

@@ -16,7 +16,7 @@ from datasets.faces import FacePool
 from datasets.other_scene import BANNER, make_other_scene
 from datasets.scene import Scene, SceneCard
 from datasets.synth import face_pool, generate, scene_rng
-from datasets.yolo_format import read_split, refuse_held_out
+from datasets.yolo_format import read_split, refuse_for_training
 from scoring.cards import NIGIRI
 
 UNIT = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
@@ -181,7 +181,7 @@ def test_synth_scene_other_writes_a_held_out_set(
 ) -> None:
     out = tmp_path / "other"
     argv = ["synth", "--out", str(out), "--images", "3", "--seed", "1", "--size", "320"]
-    argv += ["--faces", str(faces_dir), "--faces-only", "--workers", "1", "--scene", "other"]
+    argv += ["--faces", str(faces_dir), "--workers", "1", "--scene", "other"]
     assert main(argv) == 0
     assert "wrote 3 images" in capsys.readouterr().out
     assert "--scene other" in (out / "data.yaml").read_text()
@@ -191,7 +191,7 @@ def test_synth_scene_other_writes_a_held_out_set(
         assert item.truth["meta"]["renderer"] == "other"
         assert len(item.boxes) == item.truth["hand_size"]
     with pytest.raises(ValueError, match="held-out test set"):
-        refuse_held_out(out)
+        refuse_for_training(out)
     for stage in ("all", "detector"):
         assert main(["train", "--data", str(out), "--stage", stage]) == 2
         err = capsys.readouterr().err

@@ -18,8 +18,8 @@ from vision.photo import turn_image
 
 
 @pytest.fixture(scope="module")
-def photo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    scene = make_scene(np.random.default_rng(2468), FacePool.rendered(5, per_kind=2), size=2016)
+def photo(tmp_path_factory: pytest.TempPathFactory, printed_deck: FacePool) -> Path:
+    scene = make_scene(np.random.default_rng(2468), printed_deck, size=2016)
     path = tmp_path_factory.mktemp("photo") / "collection.jpg"
     path.write_bytes(scene.jpeg)
     return path
@@ -43,9 +43,11 @@ def test_detect_json_prints_the_api_body_and_annotates(
 
 
 def test_a_photo_read_at_a_slant_is_annotated_turned_with_black_corners(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    printed_deck: FacePool,
 ) -> None:
-    faces = FacePool.rendered(13_579, per_kind=2)
+    faces = printed_deck
     scene = make_scene(np.random.default_rng(24_683), faces, size=1280, style="rows")
     upright = cv2.imdecode(np.frombuffer(scene.jpeg, np.uint8), cv2.IMREAD_COLOR)
     photo = tmp_path / "slanted.jpg"

@@ -40,10 +40,10 @@ os.environ.setdefault("YOLO_OFFLINE", "1")
 
 
 @pytest.fixture(scope="module")
-def scenes() -> list:
+def scenes(printed_deck: FacePool) -> list:
     # A seed no training set uses (training: 1000, 2000), rendered at phone-like size.
     rng = np.random.default_rng(987_654)
-    faces = FacePool.rendered(31_337, per_kind=3)
+    faces = printed_deck
     return [make_scene(rng, faces, size=1280) for _ in range(20)]
 
 
@@ -229,6 +229,7 @@ def test_the_shipped_detector_says_how_much_each_nigiri_and_maki_doubts_its_kind
 
 def test_the_stack_check_finds_a_wasabi_showing_on_the_nigiris_right(
     monkeypatch: pytest.MonkeyPatch,
+    printed_deck: FacePool,
 ) -> None:
     """card-spec lets a nigiri be shifted sideways either way. Asked of the crop alone, the
     shipped check (trained on strips on the left) misses most strips on the right; asked
@@ -236,7 +237,7 @@ def test_the_stack_check_finds_a_wasabi_showing_on_the_nigiris_right(
     monkeypatch.setattr(layout, "SIDEWAYS_STACKS", 1.0)
     monkeypatch.setattr(layout, "WASABI_ON_THE_RIGHT", 1.0)
     rng = np.random.default_rng(2_468)
-    faces = FacePool.rendered(97, per_kind=2)
+    faces = printed_deck
     detector = load_detector()
     assert detector._stack_check is not None
     mirrored: list[float] = []
@@ -357,20 +358,18 @@ def test_the_second_look_is_smaller_only_where_the_finder_takes_any_size() -> No
 
 def test_a_stacked_nigiri_boxed_with_its_wasabis_strip_is_read_from_its_trims(
     monkeypatch: pytest.MonkeyPatch,
+    printed_deck: FacePool,
 ) -> None:
     """A nigiri shifted sideways on its wasabi, boxed together with the strip that shows
-    (as the finder often boxes it), in an art never trained on: read from the mean of the
-    box and its trims (classify_stacked), its kind is right more often than read from the
-    box alone, and nearly always."""
-    from datasets.commands import hand_drawn_art
-    from datasets.faces import FaceStyle
+    (as the finder often boxes it): read from the mean of the box and its trims
+    (classify_stacked), its kind is right at least as often as read from the box alone,
+    and nearly always."""
     from vision.boxes import enclosing
     from vision.stack_check import trimmed_boxes
 
     monkeypatch.setattr(layout, "SIDEWAYS_STACKS", 1.0)
     rng = np.random.default_rng(8_642)
-    style = FaceStyle(illustrations=hand_drawn_art("watercolour"))
-    faces = FacePool.rendered(53, per_kind=3, style=style)
+    faces = printed_deck
     detector = load_detector()
     kinds: list[str] = []
     unions: list[np.ndarray] = []

@@ -10,18 +10,15 @@ from datasets.faces import FacePool
 from datasets.scene import make_scene
 from vision import pipeline
 from vision.detections import Detections
-from vision.detector import FIND_AGAIN_BEYOND, FIND_AGAIN_TINT, load_detector
+from vision.detector import load_detector
 from vision.photo import (
     Photo,
-    balanced,
     boxes_turned_back,
     card_slant,
-    light_tint,
     load_photo,
     turn_image,
     turned_file,
     turned_size,
-    white_gains,
 )
 from vision.pipeline import ASKEW, SLANT_BEYOND, TURN_FLOOR, detect_photo, read_photo
 
@@ -348,9 +345,9 @@ def test_turned_file_turns_a_photo_after_its_exif_orientation() -> None:
 
 
 @pytest.fixture(scope="module")
-def scene() -> object:
+def scene(printed_deck: FacePool) -> object:
     rng = np.random.default_rng(24_680)  # a seed no training set uses
-    return make_scene(rng, FacePool.rendered(13_579, per_kind=2), size=1280)
+    return make_scene(rng, printed_deck, size=1280)
 
 
 @pytest.mark.parametrize("quarters", [1, 2])
@@ -372,6 +369,7 @@ def test_the_shipped_detector_reads_a_turned_photo_as_the_upright_one(
 
 def test_the_shipped_detector_reads_photos_taken_at_a_slant_to_the_cards(
     monkeypatch: pytest.MonkeyPatch,
+    printed_deck: FacePool,
 ) -> None:
     """Rows of cards photographed 40 or 45 degrees off square (and 135: off square and
     upside down): read as upright photos are, where without the slant most are not.
@@ -380,7 +378,7 @@ def test_the_shipped_detector_reads_photos_taken_at_a_slant_to_the_cards(
     seed 24682's photo at 40 degrees (turned twice, so resampled twice) with one roll too
     few, at under 50 % confidence, so warned (vision/HISTORY.md, "Printed tablecloths")."""
     detector = load_detector()
-    faces = FacePool.rendered(13_579, per_kind=2)
+    faces = printed_deck
     photos = []
     for seed in (24_682, 24_683):  # seeds no training set uses
         scene = make_scene(np.random.default_rng(seed), faces, size=1280, style="rows")
@@ -401,37 +399,17 @@ def test_the_shipped_detector_reads_photos_taken_at_a_slant_to_the_cards(
     assert sum(unslanted) <= 3, unslanted
 
 
-# --- light of another colour (vision/photo.py, "White patch") -----------------------------
+# --- light of another colour: no white balance, the networks learnt coloured light ---------
 
 
 def warm_light(image: np.ndarray, red: float = 1.25, blue: float = 0.6) -> np.ndarray:
     return np.clip(image * np.array([blue, 1.0, red]), 0, 255).astype(np.uint8)
 
 
-def test_white_gains_make_the_cards_whites_neutral_whatever_the_table() -> None:
-    image = np.zeros((200, 300, 3), np.uint8)
-    image[:] = (40, 200, 60)  # a bright green felt filling the frame
-    image[50:150, 100:170] = (80, 160, 200)  # a card's face colour
-    image[50:150, 100:106] = (255, 255, 255)  # and its white border
-    image[50:56, 100:170] = (255, 255, 255)
-    image[144:150, 100:170] = (255, 255, 255)
-    image[50:150, 164:170] = (255, 255, 255)
-    lamp = warm_light(image, red=1.0, blue=0.7)  # whites now (178, 255, 255)
-    box = np.array([[100, 50, 170, 150]])
-    gains = white_gains(lamp, box)
-    white = balanced(lamp, gains)[52, 102].astype(int)
-    assert white.max() - white.min() <= 3, white
-    np.testing.assert_array_equal(white_gains(image, box), 1.0)  # white already
-    np.testing.assert_array_equal(white_gains(lamp, np.zeros((0, 4))), 1.0)  # no cards
-    np.testing.assert_array_equal(white_gains(lamp, np.array([[100, 50, 110, 60]])), 1.0)
-    assert balanced(image, np.ones(3)) is image
-
-
 @pytest.fixture(scope="module")
-def scenes() -> list:
+def scenes(printed_deck: FacePool) -> list:
     rng = np.random.default_rng(97_531)  # a seed no training set uses
-    faces = FacePool.rendered(8_642, per_kind=2)
-    return [make_scene(rng, faces, size=1280) for _ in range(10)]
+    return [make_scene(rng, printed_deck, size=1280) for _ in range(10)]
 
 
 def test_the_shipped_detector_reads_photos_under_a_lamps_warm_light(scenes: list) -> None:
@@ -442,41 +420,3 @@ def test_the_shipped_detector_reads_photos_under_a_lamps_warm_light(scenes: list
         photo = Photo(image, (image.shape[1], image.shape[0]), 1.0)
         exact += read_photo(photo, detector).tally == scene.tally()
     assert exact >= len(scenes) - 1, f"{exact}/{len(scenes)}"
-
-
-def green_light(image: np.ndarray) -> np.ndarray:
-    """A fluorescent tube's cast: green up, red and blue down, no channel by 15 % of white."""
-    return np.clip(image * np.array([0.9, 1.1, 0.9]), 0, 255).astype(np.uint8)
-
-
-def test_light_tint_tells_a_green_or_magenta_light_from_a_warm_one() -> None:
-    assert light_tint(np.ones(3)) == 0
-    assert light_tint(np.array([1.14, 1.0, 0.89])) < 0.02  # a warm light: blue up, red down
-    assert light_tint(np.array([1.07, 0.88, 1.07])) > FIND_AGAIN_TINT  # green light
-    assert light_tint(np.array([0.95, 1.12, 0.95])) > FIND_AGAIN_TINT  # magenta light
-
-
-def test_the_detector_looks_again_under_a_green_light_that_moves_no_channel_far(
-    scenes: list, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    detector = load_detector()
-    looked_in: list[np.ndarray] = []
-    find_collection = detector.find_collection
-
-    def spy(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        looked_in.append(image)
-        return find_collection(image)
-
-    monkeypatch.setattr(detector, "find_collection", spy)
-    image = load_photo(scenes[0].jpeg).image
-    detector(image)
-    assert len(looked_in) == 1  # white light: one search
-    looked_in.clear()
-    green = green_light(image)
-    boxes, _ = find_collection(green)
-    gains = white_gains(green, boxes)
-    assert np.abs(gains - 1).max() <= FIND_AGAIN_BEYOND  # the tint alone asks again
-    detector(green)
-    assert len(looked_in) == 2
-    again = looked_in[1][green[..., 1] > 40].reshape(-1, 3).mean(0)
-    assert again[1] < green[green[..., 1] > 40].reshape(-1, 3).mean(0)[1]  # less green

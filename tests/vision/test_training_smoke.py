@@ -10,7 +10,9 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pytest
 
+from datasets.faces import write_faces
 from datasets.synth import write_dataset
 from vision.detector import load_detector
 from vision.finetune import Finetuning, finetune
@@ -23,8 +25,21 @@ from vision.train import (
 )
 
 
+def test_training_refuses_photos_of_the_made_up_deck(tmp_path: Path) -> None:
+    data = write_dataset(tmp_path / "data", images=3, seed=5, size=160, workers=1, progress=False)
+    with pytest.raises(ValueError, match="made-up procedural deck"):
+        train_detector(DetectorTraining(data=data / "data.yaml", out=tmp_path / "run"))
+    with pytest.raises(ValueError, match="made-up procedural deck"):
+        train_classifier_run(data, tmp_path / "classifier", epochs=1, threads=1)
+
+
 def test_tiny_training_run_ships_a_loadable_model(tmp_path: Path) -> None:
-    data = write_dataset(tmp_path / "data", images=10, seed=5, size=320, workers=1, progress=False)
+    # A deck folder of procedural faces: the training path, where no scans are at hand.
+    deck = tmp_path / "deck"
+    write_faces(deck, per_kind=1, seed=3)
+    data = write_dataset(
+        tmp_path / "data", images=10, seed=5, size=320, workers=1, progress=False, faces_dir=deck
+    )
     pt = train_detector(
         DetectorTraining(
             data=data / "data.yaml",
@@ -64,12 +79,13 @@ def test_tiny_training_run_ships_a_loadable_model(tmp_path: Path) -> None:
     # Fine-tuning from those weights on "corrected photos" (here: another tiny dataset in
     # the export layout) reports before/after figures on the held-out part.
     exported = write_dataset(
-        tmp_path / "export", images=6, seed=9, size=320, workers=1, progress=False
+        tmp_path / "export", images=6, seed=9, size=320, workers=1, progress=False, faces_dir=deck
     )
     result = finetune(
         Finetuning(
             data=exported,
             weights=tmp_path / "weights",
+            faces=deck,
             out=tmp_path / "ft",
             synthetic=4,
             epochs=1,

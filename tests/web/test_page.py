@@ -98,11 +98,11 @@ def hand_line(counts: dict[str, int]) -> str:
 
 
 @pytest.fixture(scope="module")
-def photos(server: Server) -> list[list[bytes]]:
+def photos(server: Server, table_deck: FacePool) -> list[list[bytes]]:
     """Six generated table photos [round][seat], each of its own size, with the fake
     detector primed to find exactly the cards each scene was drawn with. Scenes are drawn
     until the cards fill the frame well and the deals fit one deck together."""
-    faces = FacePool.rendered(11, per_kind=2)
+    faces = table_deck
     rules = GameRules(len(NAMES), rounds=ROUNDS)
     chosen: list[Any] = []
     seed = 100

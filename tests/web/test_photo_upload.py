@@ -29,10 +29,10 @@ ROTATE_90_CW = 6  # the EXIF orientation of a phone held upright: the pixels lie
 
 
 @pytest.fixture(scope="module")
-def scene_image() -> np.ndarray:
+def scene_image(table_deck: FacePool) -> np.ndarray:
     """A 12 MP table photo as a phone stores it (BGR), 4032 x 3024: its pixels lie as the
     sensor saw them, and its EXIF tag (ROTATE_90_CW in these tests) says how to show it."""
-    scene = make_scene(np.random.default_rng(31), FacePool.rendered(5, per_kind=1), size=4032)
+    scene = make_scene(np.random.default_rng(31), table_deck, size=4032)
     return cv2.rotate(scene.image, cv2.ROTATE_90_COUNTERCLOCKWISE)
 
 

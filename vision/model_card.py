@@ -1,0 +1,88 @@
+"""The figures in model.json, measured: every number the model card and vision/README.md
+quote comes from one run of this script over the named held-out sets.
+
+    python -m vision.model_card --weights vision/weights \\
+        --set report=data/report-14000 --set another_printing=data/another-15000
+
+Each set is read in full (`sushigo eval --split all`); its summary lands under
+metrics.<name> with the set's own description (from its data.yaml), so that a figure and
+the photos it was measured on stay together.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from scoring.cards import MAKI, NIGIRI
+from vision.detector import MODEL_CARD, default_weights, load_detector
+from vision.evaluate import evaluate, format_report
+
+# The look-alike families (card-spec.md): one yellow, one red.
+FAMILIES = {"yellow": (*NIGIRI, "wasabi"), "maki": MAKI}
+
+
+def family_confusion(confusion: dict[str, dict[str, int]]) -> dict[str, dict[str, Any]]:
+    """The confusion rows and columns of each look-alike family, with what else they went
+    to (another kind, or missed)."""
+    tables = {}
+    for family, kinds in FAMILIES.items():
+        table = {}
+        for true in kinds:
+            row = confusion.get(true, {})
+            table[true] = {read: row.get(read, 0) for read in kinds}
+            table[true]["other"] = sum(
+                n for read, n in row.items() if read not in kinds and read != "(missed)"
+            )
+            table[true]["missed"] = row.get("(missed)", 0)
+        tables[family] = table
+    return tables
+
+
+def set_description(data: Path) -> dict[str, Any]:
+    meta = yaml.safe_load((data / "data.yaml").read_text()) or {}
+    photos = len(list((data / "images").glob("*/*.jpg")))
+    return {"folder": data.name, "photos": photos, "held_out": meta.get("held_out")}
+
+
+def measure(weights: Path, data: Path) -> dict[str, Any]:
+    s = evaluate(data, load_detector(weights), split="all").summary()
+    print(f"== {data}\n{format_report(s)}")
+    return {
+        "set": set_description(data),
+        "subsets": s["subsets"],
+        "warned": s["warned"],
+        "photos_wrong": len(s["wrong_photos"]),
+        "map50_95": {k: round(v["map50_95"], 4) for k, v in s["map50_95"].items()},
+        "confusion": family_confusion(s["confusion"]),
+        "seconds_median": s["seconds_median"],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--weights", type=Path, default=default_weights())
+    parser.add_argument(
+        "--set", action="append", required=True, metavar="NAME=DIR", help="a held-out set"
+    )
+    args = parser.parse_args(argv)
+    card_path = args.weights / MODEL_CARD
+    card = json.loads(card_path.read_text())
+    metrics = dict(card.get("metrics") or {})
+    for spec in args.set:
+        name, _, folder = spec.partition("=")
+        if not folder or not (Path(folder) / "data.yaml").is_file():
+            parser.error(f"--set {spec!r}: expected NAME=DIR with DIR/data.yaml")
+        metrics[name] = measure(args.weights, Path(folder))
+    card["metrics"] = metrics
+    card_path.write_text(json.dumps(card, indent=1) + "\n")
+    print(f"wrote the figures of {', '.join(s.partition('=')[0] for s in args.set)} to {card_path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
