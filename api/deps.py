@@ -135,6 +135,9 @@ async def get_edit_token(
     return x_edit_token
 
 
+EditTokenDep = Annotated[str | None, Depends(get_edit_token)]
+
+
 def get_game(game_id: GameId, session: SessionDep) -> Game:
     return games.get_game(session, game_id)
 
@@ -147,6 +150,15 @@ async def get_writable_game(
     return game
 
 
-EditTokenDep = Annotated[str | None, Depends(get_edit_token)]
 GameDep = Annotated[Game, Depends(get_game)]
 WritableGameDep = Annotated[Game, Depends(get_writable_game)]
+
+
+def authorize_upload(game_id: GameId, token: EditTokenDep, session: SessionDep) -> None:
+    """The game and its edit token, checked before an upload's body is read: a photo
+    sent without the game's token is never read, let alone decoded. The check's read
+    transaction ends before the body arrives (a slow phone holds no database lock)."""
+    games.authorize_by_id(session, game_id, token)
+
+
+AuthorizedUploadDep = Annotated[None, Depends(authorize_upload)]

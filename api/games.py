@@ -72,12 +72,26 @@ def can_edit(game: Game, token: str | None) -> bool:
 
 def authorize(game: Game, token: str | None) -> None:
     """A write needs this game's edit token: none -> 401, another -> 403."""
+    _check_token(game.token_hash, token)
+
+
+def authorize_by_id(session: Session, game_id: str, token: str | None) -> None:
+    """`authorize` for a game not loaded yet: its token's hash alone is read (404 for no
+    such game), and the read transaction ends here."""
+    token_hash = session.scalar(select(Game.token_hash).where(Game.id == game_id))
+    session.rollback()
+    if token_hash is None:
+        raise NotFound(f"no game {game_id!r}")
+    _check_token(token_hash, token)
+
+
+def _check_token(token_hash: str, token: str | None) -> None:
     if not token:
         raise MissingToken(
             "this change needs the game's edit token: send it as 'Authorization: Bearer "
             "<token>' or 'X-Edit-Token: <token>'"
         )
-    if not hmac.compare_digest(hash_token(token), game.token_hash):
+    if not hmac.compare_digest(hash_token(token), token_hash):
         raise WrongToken("the edit token is not this game's")
 
 

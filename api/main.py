@@ -12,17 +12,22 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
+from fastapi.utils import is_body_allowed_for_status_code
 from sqlalchemy.exc import OperationalError
+from starlette.exceptions import HTTPException
 
 from api.database import create_schema, make_engine, make_sessionmaker
 from api.detection import DetectorProvider
-from api.errors import ApiError
+from api.errors import ApiError, invalid_request_body, safe_text
 from api.limits import BodySizeLimit
 from api.routes import collections, detect, games, model, photos, rounds, score
+from api.schemas import error_response
 from api.settings import Settings, get_settings
-from api.storage import PhotoStore
+from api.storage import PhotoStore, remove_incoming
+from api.strict_json import InvalidJson
 from scoring import InvalidTallyError, ScoringError
 from vision.photo import PhotoError
 
@@ -30,6 +35,13 @@ API_PREFIX = "/api/v1"
 WEB_DIR = Path(__file__).parent / "web"
 # Multipart framing and the small form fields around a photo.
 FORM_OVERHEAD_BYTES = 64 * 1024
+
+# Documented on every route; a route's own entry for a status adds its cases.
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    413: error_response("the request body is over the route's limit"),
+    422: error_response("the request is not valid: `errors` lists its first problems"),
+}
+MAX_DETAIL = 1_000  # characters of an error's `detail`
 
 PHOTO_STATUS: dict[str, int] = {
     "too_large": 413,
@@ -47,6 +59,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """
     settings = settings or get_settings()
     settings.data_dir.mkdir(parents=True, exist_ok=True)
+    remove_incoming(settings.data_dir)
     engine = make_engine(settings.resolved_database_url)
     create_schema(engine)
 
@@ -60,6 +73,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         summary="Score Sushi Go! from photos of each player's cards.",
         version="0.1.0",
         lifespan=lifespan,
+        responses=ERROR_RESPONSES,
     )
     app.state.settings = settings
     app.state.engine = engine
@@ -85,8 +99,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 
 def _error(status: int, detail: str, **extra: Any) -> JSONResponse:
-    headers = {"Retry-After": "1"} if status == 503 else None
-    return JSONResponse({"detail": detail, **extra}, status_code=status, headers=headers)
+    headers: dict[str, str] = {}
+    if status == 503:
+        headers["Retry-After"] = "1"
+    if status == 413:  # the rest of the body is left unread: the connection cannot go on
+        headers["Connection"] = "close"
+    body = {"detail": safe_text(detail, MAX_DETAIL), **extra}
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 def _add_error_handlers(app: FastAPI) -> None:
@@ -109,9 +128,28 @@ def _add_error_handlers(app: FastAPI) -> None:
         assert isinstance(error, PhotoError)
         return _error(PHOTO_STATUS.get(error.reason, 422), str(error), reason=error.reason)
 
+    async def invalid_request(_: Request, error: Exception) -> Response:
+        assert isinstance(error, RequestValidationError)
+        count = error.count if isinstance(error, InvalidJson) else None
+        body = invalid_request_body(error.errors(), count=count)
+        return _error(422, body.pop("detail"), **body)
+
+    async def http_error(_: Request, error: Exception) -> Response:
+        """Starlette's and FastAPI's own (404 of an unknown path, 405, a bad multipart
+        body), in the same shape."""
+        assert isinstance(error, HTTPException)
+        if not is_body_allowed_for_status_code(error.status_code):
+            return Response(status_code=error.status_code, headers=error.headers)
+        extra = {"reason": "too_large"} if error.status_code == 413 else {}
+        response = _error(error.status_code, str(error.detail), **extra)
+        response.headers.update(error.headers or {})
+        return response
+
     async def database_busy(_: Request, error: Exception) -> Response:
         return _error(503, "the database is busy; try again in a moment", reason="busy")
 
+    app.add_exception_handler(RequestValidationError, invalid_request)
+    app.add_exception_handler(HTTPException, http_error)
     app.add_exception_handler(ApiError, api_error)
     app.add_exception_handler(ScoringError, scoring_error)
     app.add_exception_handler(PhotoError, photo_error)

@@ -1,8 +1,9 @@
 """Request and response bodies: Create / Update / Public shapes per resource.
 
-Counts are strict integers (a bool, a float or a string is refused, never rounded), and
-every number a client sends is bounded, so bad input stops here with a 422 that names
-the field.
+JSON bodies take JSON's own types only: counts are integers (a bool, a float or a string
+is refused, never rounded), box coordinates finite numbers. Every number a client sends
+is bounded, and text (names, titles, authors) is cleaned by scoring.names, so bad input
+stops here with a 422 that names the field.
 """
 
 from __future__ import annotations
@@ -15,11 +16,18 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    StringConstraints,
     model_validator,
 )
 
-from scoring import BREAKDOWN_KEYS, DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, TALLY_KEYS
+from scoring import (
+    BREAKDOWN_KEYS,
+    DECK_SIZE,
+    MAX_NAME_LENGTH,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    TALLY_KEYS,
+    clean_text,
+)
 from vision.labels import LABELS
 
 Label = Literal[
@@ -37,35 +45,100 @@ Count = Annotated[int, Field(strict=True, ge=0, le=DECK_SIZE)]
 Version = Annotated[
     int, Field(strict=True, ge=0, le=2**31 - 1, description="the version you last read")
 ]
-Coordinate = Annotated[float, Field(ge=0, le=1_000_000, allow_inf_nan=False)]
+Coordinate = Annotated[float, Field(strict=True, ge=0, le=1_000_000, allow_inf_nan=False)]
+# A box narrower or lower than this is a slip of the finger, not a card: the smallest card
+# the detector reads in a photo is tens of pixels across.
+MIN_BOX_SIDE = 4
+TITLE_LENGTH = 120
+AUTHOR_LENGTH = 60
 
 
-def _storable(text: str | None) -> str | None:
-    """PostgreSQL's text cannot hold a NUL (SQLite's can): refuse it here, with a 422,
-    rather than meet it in the database as a 500."""
-    if text is not None and "\x00" in text:
-        raise ValueError("text must not contain a NUL character")
-    return text
+def _clean(text: str, *, what: str, max_length: int) -> str:
+    """Text cleaned as scoring.names has it (which also refuses the NUL that PostgreSQL's
+    text cannot hold); the 422 says which text (`what`) is wrong and how."""
+    try:
+        return clean_text(text, max_length=max_length)
+    except ValueError as error:
+        raise ValueError(f"{what} {error}") from None
 
 
-Storable = AfterValidator(_storable)
+def _cleaned(what: str, max_length: int) -> AfterValidator:
+    return AfterValidator(lambda text: _clean(text, what=what, max_length=max_length))
+
+
+def _optional(what: str, max_length: int) -> AfterValidator:
+    """As `_cleaned`, where empty or only spaces is no text at all (None)."""
+
+    def clean(text: str | None) -> str | None:
+        if text is None or not text.strip():
+            return None
+        return _clean(text, what=what, max_length=max_length)
+
+    return AfterValidator(clean)
+
+
+def _length(max_length: int) -> dict[str, Any]:
+    # Documented, not checked here: the length that counts is the cleaned text's.
+    return {"minLength": 1, "maxLength": max_length}
+
+
 PlayerName = Annotated[
-    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40), Storable
+    str,
+    Field(json_schema_extra=_length(MAX_NAME_LENGTH)),
+    _cleaned("a name", MAX_NAME_LENGTH),
 ]
-Title = Annotated[str | None, Field(default=None, max_length=120), Storable]
+Title = Annotated[
+    str | None,
+    Field(default=None, json_schema_extra={"maxLength": TITLE_LENGTH}),
+    _optional("a title", TITLE_LENGTH),
+]
 Author = Annotated[
     str | None,
     Field(
         default=None,
-        max_length=60,
+        json_schema_extra={"maxLength": AUTHOR_LENGTH},
         description="who makes the change (a player's name or a device), for the audit",
     ),
-    Storable,
+    _optional("an author", AUTHOR_LENGTH),
 ]
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """A JSON request body: JSON's own types only (no "3" for 3, no 1 for true), and no
+    field the model does not name."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+# --- errors ---------------------------------------------------------------------------
+
+
+class InvalidFieldPublic(BaseModel):
+    loc: list[str | int] = Field(description="where: 'body', 'path' or 'query', then the field")
+    msg: str = Field(description="what is wrong (the value sent is never repeated)")
+    type: str
+
+
+class ErrorPublic(BaseModel):
+    """Every 4xx body. `detail` says what is wrong in words; other fields depend on the
+    error: `reason` (too_large, invalid, busy...), `code` and `problems` for tallies that
+    could not have been dealt, `current_version` for a stale version."""
+
+    model_config = ConfigDict(extra="allow")
+
+    detail: str
+    reason: str | None = None
+    errors: list[InvalidFieldPublic] | None = Field(
+        default=None, description="an invalid request's first problems (at most 5)"
+    )
+    error_count: int | None = Field(
+        default=None, description="how many problems the invalid request has in all"
+    )
+
+
+def error_response(description: str) -> dict[str, Any]:
+    """A route's `responses=` entry for a 4xx: its cases, in the one error shape."""
+    return {"model": ErrorPublic, "description": description}
 
 
 # --- tallies and stateless scoring ----------------------------------------------------
@@ -144,7 +217,7 @@ class GameRulesIn(Strict):
 
 class ScoreGameRequest(Strict):
     players: list[PlayerName] = Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)
-    rounds: list[list[TallyIn]] = Field(max_length=5)
+    rounds: list[Annotated[list[TallyIn], Field(max_length=MAX_PLAYERS)]] = Field(max_length=5)
     rules: GameRulesIn | None = Field(
         default=None,
         description="the game's set-up; by default 3 rounds (or as many as given, up to 5)",
@@ -390,7 +463,9 @@ class AddDetection(Strict):
     def _ordered(self) -> AddDetection:
         x1, y1, x2, y2 = self.box
         if not (x1 < x2 and y1 < y2):
-            raise ValueError(f"a box needs x1 < x2 and y1 < y2, got {self.box}")
+            raise ValueError("a box needs x1 < x2 and y1 < y2")
+        if x2 - x1 < MIN_BOX_SIDE or y2 - y1 < MIN_BOX_SIDE:
+            raise ValueError(f"a box is at least {MIN_BOX_SIDE} pixels wide and high")
         return self
 
 

@@ -19,6 +19,8 @@ class Settings(BaseSettings):
     database_url: any SQLAlchemy URL; default `sqlite:///<data_dir>/sushigo.sqlite3`.
     weights: the detector's weights file; None lets vision pick the shipped weights.
     max_upload_bytes: the largest photo file accepted.
+    max_json_bytes: the largest JSON body accepted, on every route that takes one. The
+        largest a game can need (5 players' tallies for 5 rounds, indented) is 13 kB.
     max_pixels: the largest photo (width x height) accepted, checked from its header.
     detect_concurrency: detections run at once (each uses several cores already).
     """
@@ -29,6 +31,7 @@ class Settings(BaseSettings):
     database_url: str | None = None
     weights: Path | None = None
     max_upload_bytes: int = Field(default=30_000_000, gt=0)
+    max_json_bytes: int = Field(default=64 * 1024, gt=0)
     max_pixels: int = Field(default=64_000_000, gt=0)
     detect_concurrency: int = Field(default=2, ge=1)
 

@@ -2,15 +2,29 @@
 
 A photo is stored as `photos/<first two hex>/<sha256>`: never under the client's file
 name, and the same bytes uploaded twice are stored once. Writes go to a temporary file
-first and are renamed into place, so a crash never leaves half a photo.
+first and are renamed into place, so a crash never leaves half a photo; the temporary
+files a crash leaves are removed when the service starts (`remove_incoming`).
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
+import secrets
 import tempfile
+import time
 from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+INCOMING_PREFIX = ".incoming-"
+# A temporary file lives for one upload's request (seconds). One this old is a crash's
+# even where its writer's process id has been given to another process since.
+ABANDONED_AFTER_S = 3600
+# This run of the service, beside its process id in a temporary file's name: a service
+# restarted in a container often gets the same process id as the run that crashed.
+RUN_ID = secrets.token_hex(4)
 
 # Leading bytes of the formats vision.photo decodes.
 _MEDIA_TYPES: tuple[tuple[int, bytes, str], ...] = (
@@ -90,7 +104,10 @@ class StagedPhoto:
 
 def _write_temporary(path: Path, data: bytes) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, name = tempfile.mkstemp(dir=path.parent, prefix=".incoming-")
+    # The writer in the name: a service starting beside another one on the same data
+    # folder (uvicorn --workers) removes only the files of runs that are gone.
+    prefix = f"{INCOMING_PREFIX}{os.getpid()}.{RUN_ID}-"
+    handle, name = tempfile.mkstemp(dir=path.parent, prefix=prefix)
     temporary = Path(name)
     try:
         with os.fdopen(handle, "wb") as file:
@@ -105,3 +122,39 @@ def _write_temporary(path: Path, data: bytes) -> Path:
 
 def _write_atomically(path: Path, data: bytes) -> None:
     StagedPhoto(path, _write_temporary(path, data)).publish()
+
+
+def remove_incoming(root: Path) -> int:
+    """Remove the temporary files under `root` that no running process is writing: those
+    of a service killed mid-upload. Nothing refers to them (the database names photos by
+    their hash, and a photo is in place only once renamed). Returns how many went."""
+    removed = 0
+    now = time.time()
+    for path in root.glob(f"*/**/{INCOMING_PREFIX}*"):
+        try:
+            if _writer_alive(path.name) and now - path.stat().st_mtime < ABANDONED_AFTER_S:
+                continue
+            path.unlink()
+        except FileNotFoundError:  # its writer published or discarded it meanwhile
+            continue
+        removed += 1
+    if removed:
+        log.info("removed %d temporary upload file(s) left by an earlier run", removed)
+    return removed
+
+
+def _writer_alive(name: str) -> bool:
+    writer = name.removeprefix(INCOMING_PREFIX).partition("-")[0]
+    pid_text, _, run = writer.partition(".")
+    if not pid_text.isdigit():
+        return False  # an older version's name, without its writer
+    pid = int(pid_text)
+    if pid == os.getpid():
+        return run == RUN_ID  # else an earlier run that had this process id
+    try:
+        os.kill(pid, 0)
+    except (ProcessLookupError, OverflowError):
+        return False
+    except PermissionError:
+        return True  # another user's process: alive
+    return True

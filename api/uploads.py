@@ -20,8 +20,11 @@ from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ValidationError
 from python_multipart.exceptions import FormParserError
 from python_multipart.multipart import MultipartParser, parse_options_header
+from starlette.requests import ClientDisconnect
 
 from api.errors import PayloadTooLarge, Unprocessable
+from api.limits import read_body
+from api.schemas import error_response
 from vision.photo import Photo, PhotoError, load_photo
 
 if TYPE_CHECKING:
@@ -30,10 +33,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PHOTO_ERRORS: dict[int | str, dict[str, Any]] = {
-    413: {"description": "the file or the image is over the size limit"},
-    415: {"description": "the file is not an image in a supported format"},
-    422: {"description": "the image is truncated or corrupt, or a field is invalid"},
-    503: {"description": "the card detector is not available"},
+    413: error_response("the file or the image is over the size limit"),
+    415: error_response("the file is not an image in a supported format"),
+    422: error_response("the image is truncated or corrupt, or a field is invalid"),
+    503: error_response("the card detector is not available"),
 }
 
 # Form fields beside the photo are a few digits or a name: anything longer is refused.
@@ -54,7 +57,7 @@ class PhotoForm(Generic[Fields]):
 
 @dataclass(frozen=True)
 class ReceivedPhoto(Generic[Fields]):
-    """An upload as received: valid, or FastAPI's 422 entries saying why not. The route
+    """An upload as received: valid, or the 422 entries saying why not. The route
     asks for `valid()` where FastAPI would have reported them, after the game and its
     token are checked (a 404 or 401 still comes before a 422)."""
 
@@ -164,8 +167,9 @@ async def receive_photo(
     """Read a multipart/form-data body with one photo in `file_field` (at most
     `max_bytes`: 413 as soon as it passes) and the text fields `fields` validates.
 
-    A missing photo or an invalid field gives the same 422 `detail` list as a `File()` /
-    `Form()` parameter would (from `valid()`); a body that is not multipart is 400.
+    A missing photo or an invalid field gives the same 422 `errors` as a `File()` /
+    `Form()` parameter would (from `valid()`); a body that is not multipart is 400, a
+    urlencoded one over MAX_FIELD_BYTES 413.
     """
     content_type, options = parse_options_header(request.headers.get("content-type", ""))
     reader = _FormReader(file_field, max_bytes)
@@ -179,9 +183,11 @@ async def receive_photo(
             parser.finalize()
         except FormParserError as error:
             raise HTTPException(400, "There was an error parsing the body") from error
+        except ClientDisconnect:  # a phone that lost its signal mid-photo: no 500 logged
+            raise HTTPException(400, "the client closed the connection mid-body") from None
     elif content_type == b"application/x-www-form-urlencoded":
         # No photo can come this way, but the fields still get checked, as FastAPI does.
-        text = _text(await request.body())
+        text = _text(await read_body(request, max_bytes=MAX_FIELD_BYTES))
         reader.fields = dict(parse_qsl(text, keep_blank_values=True))
     errors: list[dict[str, Any]] = []
     if reader.photo is None:
@@ -227,27 +233,18 @@ def multipart_openapi(
 
 
 def _photo_error(file_field: str, text: str | None) -> dict[str, Any]:
-    """FastAPI's 422 entry for a File() parameter that is missing or sent as text."""
+    """The 422 entry for a File() parameter that is missing or sent as text."""
     if text is None:
-        return {
-            "type": "missing",
-            "loc": ("body", file_field),
-            "msg": "Field required",
-            "input": None,
-        }
+        return {"type": "missing", "loc": ("body", file_field), "msg": "Field required"}
     return {
         "type": "value_error",
         "loc": ("body", file_field),
-        "msg": "Value error, expected a file (a part with a filename), received text",
-        "input": text[:100],
+        "msg": "expected a file (a part with a filename), received text",
     }
 
 
 def _body_error(error: Any) -> dict[str, Any]:
-    entry = {**error, "loc": ("body", *error["loc"])}
-    if entry["type"] == "missing":
-        entry["input"] = None  # as FastAPI reports a missing form field
-    return entry
+    return {**error, "loc": ("body", *error["loc"])}
 
 
 def _text(raw: bytes) -> str:

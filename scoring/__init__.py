@@ -30,6 +30,7 @@ from scoring.errors import (
     ScoringError,
 )
 from scoring.game import GameResult, PlayerResult, check_names, leading_players, score_game
+from scoring.names import MAX_NAME_LENGTH, clean_text, name_key
 from scoring.rounds import (
     BREAKDOWN_KEYS,
     DUMPLING_POINTS,
@@ -71,6 +72,7 @@ __all__ = [
     "KIND_NAMES",
     "MAKI_MOST_POINTS",
     "MAKI_SECOND_POINTS",
+    "MAX_NAME_LENGTH",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "NIGIRI",
@@ -103,12 +105,14 @@ __all__ = [
     "check_game",
     "check_names",
     "check_round",
+    "clean_text",
     "dessert_points",
     "dumpling_points",
     "hand_size",
     "leading_players",
     "maki_points",
     "max_rounds",
+    "name_key",
     "nigiri_points",
     "sashimi_points",
     "score_game",

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from scoring.dessert import dessert_points
 from scoring.errors import PlayerCountError, PlayerNameError, RoundCountError
+from scoring.names import MAX_NAME_LENGTH, clean_text, name_key
 from scoring.rounds import RoundResult, as_tallies, score_round
 from scoring.rules import GameRules, check_players
 from scoring.tally import Tally
@@ -24,21 +25,27 @@ def _non_negative(owner: str, name: str, value: object) -> None:
 
 
 def check_names(names: Sequence[str]) -> tuple[str, ...]:
-    """Player names in seat order: 2-5 of them, each a non-blank string, all different."""
+    """Player names in seat order, as `scoring.names` cleans them (NFC, trimmed, no control
+    or format characters, at most MAX_NAME_LENGTH): 2-5 of them, no two alike once cleaned
+    (case aside)."""
     if isinstance(names, str):
         raise TypeError("players must be a sequence of names, not one string")
-    result = tuple(names)
-    check_players(len(result))
+    given = tuple(names)
+    check_players(len(given))
+    result: list[str] = []
     seen: set[str] = set()
-    for index, name in enumerate(result):
+    for index, name in enumerate(given):
         if not isinstance(name, str):
             raise PlayerNameError(name, "a name must be a string", player=index)
-        if not name.strip():
-            raise PlayerNameError(name, "a name cannot be empty", player=index)
-        if name in seen:
-            raise PlayerNameError(name, "two players have this name", player=index)
-        seen.add(name)
-    return result
+        try:
+            cleaned = clean_text(name, max_length=MAX_NAME_LENGTH)
+        except ValueError as error:
+            raise PlayerNameError(name, f"a name {error}", player=index) from None
+        if name_key(cleaned) in seen:
+            raise PlayerNameError(cleaned, "two players have this name", player=index)
+        seen.add(name_key(cleaned))
+        result.append(cleaned)
+    return tuple(result)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -11,8 +11,8 @@ from fastapi.responses import FileResponse, Response
 from api import games, public
 from api.annotated import annotated_jpeg
 from api.deps import (
+    AuthorizedUploadDep,
     DetectorProviderDep,
-    EditTokenDep,
     GameDep,
     GameId,
     ReadingDep,
@@ -24,6 +24,7 @@ from api.deps import (
     WritableGameDep,
 )
 from api.errors import NotFound
+from api.limits import JsonBodyRoute
 from api.routes.games import WRITE_ERRORS
 from api.schemas import (
     CollectionPublic,
@@ -32,15 +33,20 @@ from api.schemas import (
     PhotoPublic,
     PhotoUploadForm,
     VersionedAction,
+    error_response,
 )
 from api.uploads import PHOTO_ERRORS, multipart_openapi
 
-router = APIRouter(prefix="/games/{game_id}/rounds/{number}/players/{seat}", tags=["review"])
+router = APIRouter(
+    prefix="/games/{game_id}/rounds/{number}/players/{seat}",
+    tags=["review"],
+    route_class=JsonBodyRoute,
+)
 
 UPLOAD_ERRORS = {**WRITE_ERRORS, **PHOTO_ERRORS}
 CORRECTION_ERRORS = {
     **WRITE_ERRORS,
-    422: {"description": "an unknown detection, a box outside the photo, an impossible count"},
+    422: error_response("an unknown detection, a box outside the photo, an impossible count"),
 }
 
 
@@ -68,9 +74,9 @@ def upload_photo(
     game_id: GameId,
     number: RoundNumber,
     seat: Seat,
-    upload: UploadDep,  # first: the body is read before any transaction begins
+    authorized: AuthorizedUploadDep,  # first: no byte of a photo is read without the token
+    upload: UploadDep,  # then the body, with no transaction open
     reading: ReadingDep,  # then its decode and detection start, on another thread
-    token: EditTokenDep,
     session: SessionDep,
     store: StoreDep,
     provider: DetectorProviderDep,
@@ -80,10 +86,10 @@ def upload_photo(
     photo's, which stays on record)."""
     # The game is read here rather than by a dependency, and the body is serialized
     # here: every thread hand-off saved is a scheduler wake-up on a busy machine.
-    # The game, its token and the collection are checked while the photo is decoded and
-    # detected; their errors still come first, then the form's, then the photo's.
+    # The game and the collection are checked while the photo is decoded and detected;
+    # their errors still come first (the token's came before the body), then the
+    # form's, then the photo's.
     game = games.get_game(session, game_id)
-    games.authorize(game, token)
     form = upload.valid()
     assert reading is not None  # a valid form has started one
     view = games.upload_photo(

@@ -7,11 +7,12 @@ from typing import Any
 from fastapi import APIRouter
 
 from api.deps import DetectorDep, DetectUploadDep, SettingsDep
+from api.limits import JsonBodyRoute
 from api.schemas import DetectForm, DetectResponse
 from api.uploads import PHOTO_ERRORS, decode_photo, multipart_openapi
 from vision.pipeline import read_photo
 
-router = APIRouter(tags=["detect"])
+router = APIRouter(tags=["detect"], route_class=JsonBodyRoute)
 
 
 @router.post(

@@ -8,15 +8,23 @@ from fastapi import APIRouter, Request, Response, status
 
 from api import games, public, revisions
 from api.deps import EditTokenDep, GameDep, SessionDep, WritableGameDep
-from api.schemas import GameCreate, GameCreated, GamePublic, GameUpdate, StandingsPublic
+from api.limits import JsonBodyRoute
+from api.schemas import (
+    GameCreate,
+    GameCreated,
+    GamePublic,
+    GameUpdate,
+    StandingsPublic,
+    error_response,
+)
 
-router = APIRouter(prefix="/games", tags=["games"])
+router = APIRouter(prefix="/games", tags=["games"], route_class=JsonBodyRoute)
 
-WRITE_ERRORS: dict[int | str, dict[str, str]] = {
-    401: {"description": "no edit token"},
-    403: {"description": "an edit token that is not this game's"},
-    404: {"description": "no such game, round, player or photo"},
-    409: {"description": "a stale version, or the game is not in a state to allow this"},
+WRITE_ERRORS: dict[int | str, dict[str, Any]] = {
+    401: error_response("no edit token"),
+    403: error_response("an edit token that is not this game's"),
+    404: error_response("no such game, round, player or photo"),
+    409: error_response("a stale version, or the game is not in a state to allow this"),
 }
 
 

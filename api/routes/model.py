@@ -5,9 +5,10 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from api.deps import DetectorProviderDep
+from api.limits import JsonBodyRoute
 from api.schemas import ModelPublic
 
-router = APIRouter(tags=["detect"])
+router = APIRouter(tags=["detect"], route_class=JsonBodyRoute)
 
 
 @router.get("/model")

@@ -10,10 +10,11 @@ from fastapi.responses import FileResponse
 from api import games, public
 from api.annotated import annotated_jpeg
 from api.deps import GameDep, SessionDep, StoreDep
+from api.limits import JsonBodyRoute
 from api.routes.games import WRITE_ERRORS
 from api.schemas import PhotoPublic
 
-router = APIRouter(prefix="/games/{game_id}/photos", tags=["review"])
+router = APIRouter(prefix="/games/{game_id}/photos", tags=["review"], route_class=JsonBodyRoute)
 
 PhotoId = Annotated[int, Path(ge=1, le=2**31 - 1)]
 

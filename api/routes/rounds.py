@@ -6,14 +6,15 @@ from fastapi import APIRouter
 
 from api import games, public
 from api.deps import GameDep, RoundNumber, SessionDep, WritableGameDep
+from api.limits import JsonBodyRoute
 from api.routes.games import WRITE_ERRORS
-from api.schemas import RecordCreate, RoundPublic, VersionedAction
+from api.schemas import RecordCreate, RoundPublic, VersionedAction, error_response
 
-router = APIRouter(prefix="/games/{game_id}/rounds", tags=["rounds"])
+router = APIRouter(prefix="/games/{game_id}/rounds", tags=["rounds"], route_class=JsonBodyRoute)
 
 RECORD_ERRORS = {
     **WRITE_ERRORS,
-    422: {"description": "tallies over the hand size or the deck, named in `problems`"},
+    422: error_response("tallies over the hand size or the deck, named in `problems`"),
 }
 
 

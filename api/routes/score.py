@@ -7,20 +7,22 @@ from typing import Any
 from fastapi import APIRouter
 
 from api.errors import Unprocessable
+from api.limits import JsonBodyRoute
 from api.schemas import (
     ProblemPublic,
     ScoreGameRequest,
     ScoreGameResponse,
     ScoreRoundRequest,
     ScoreRoundResponse,
+    error_response,
     tally_counts,
 )
 from scoring import GameRules, Problem, Tally, check_game, check_round, score_game, score_round
 
-router = APIRouter(prefix="/score", tags=["score"])
+router = APIRouter(prefix="/score", tags=["score"], route_class=JsonBodyRoute)
 
 _PROBLEMS: dict[int | str, dict[str, Any]] = {
-    422: {"description": "a tally that could not have been dealt, named in `detail`"}
+    422: error_response("a tally that could not have been dealt, named in `detail`")
 }
 
 

@@ -27,3 +27,19 @@ def test_bench_api_smoke(tmp_path: Path) -> None:
     assert report["detector"] == "stand-in"
     assert report["load"]["errors"] == 0 and report["load"]["uploads"] > 0
     assert report["upload_to_draft"]["n"] == 2
+
+
+def test_bench_hostile_smoke(tmp_path: Path) -> None:
+    report_path = tmp_path / "report.json"
+    result = subprocess.run(
+        [sys.executable, "-m", "benchmarks.bench_hostile", "--smoke", "--json", str(report_path)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    report = json.loads(report_path.read_text())
+    statuses = {s for r in report["hostile"].values() for s in r["statuses"]}
+    assert statuses <= {401, 413, 422} and report["ratio"] > 0
+    assert "slowest concurrent read" in result.stdout
