@@ -1,8 +1,8 @@
 """The card classifier: one crop of a detected card -> its kind (or "none").
 
 The detector finds cards at low resolution; the kind, and above all the maki icon count,
-is read from a crop of the photo at a higher resolution, where the banner's icons and name
-stay legible. Crops are resized to CROP x CROP whatever their shape: a covered card's
+is read from a crop of the photo at a higher resolution, where the top-left icon (on a maki
+the one to three small rolls) and the dish stay legible. Crops are resized to CROP x CROP whatever their shape: a covered card's
 crop is a wide strip, a whole card a tall one, and the network sees both in training.
 """
 
@@ -96,9 +96,9 @@ def build_network(classes: int = len(CLASSES), size: int = CROP) -> torch.nn.Mod
                 block(48, 96, 2),  # 12
                 block(96, 160, 2),  # 6
             )
-            # No global pooling: the kind is the banner at the TOP of the crop (a covered
-            # card's strip also shows the next card's banner at its bottom), so the head
-            # keeps where things are.
+            # No global pooling: the kind is at the TOP of the crop (a covered card's strip
+            # also shows the next card's top at its bottom), so the head keeps where
+            # things are.
             self.squeeze = nn.Sequential(nn.Conv2d(160, SQUEEZE, 1), nn.ReLU(inplace=True))
             cells = size // 16  # four stride-2 blocks: 6 x 6 at 96 px
             self.head = nn.Sequential(nn.Dropout(0.2), nn.Linear(SQUEEZE * cells * cells, classes))

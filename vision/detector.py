@@ -307,8 +307,8 @@ def other_of(probs: np.ndarray, family: np.ndarray) -> np.ndarray:
     """For boxes the classifier read as one of `family` (classifier indices: the three
     nigiri, or the three maki), (N, len(CLASSES)) probabilities: the probability of the
     likeliest other kind of that family. Each family shares one face colour (card-spec.md):
-    only the name banner tells the nigiri apart, only the icons the maki, and that is where
-    the classifier errs in art or at sizes it never saw."""
+    only the dish (and its top-left icon) tells the nigiri apart, only the small rolls in the
+    top-left corner the maki, and that is where the classifier errs first."""
     return np.sort(probs[:, family], axis=1)[:, -2]
 
 

@@ -4,10 +4,11 @@ The detector boxes the VISIBLE part of each card (vision.labels). Two things fol
 card-spec.md and drive everything here:
 
 - A nigiri played on a wasabi lies on it shifted down (or sideways) by 15-35 % of a card,
-  so the wasabi shows as a strip (its banner) directly above or beside the nigiri; thin
-  slivers along the other sides, where the nigiri sits a little askew, can stretch the
-  wasabi's box up to a whole card. A plain nigiri is never laid over a wasabi, so that
-  geometry is a stack whatever the wasabi's box looks like further down.
+  so the wasabi shows as a strip (its colour field and top-left icon) directly above or
+  beside the nigiri; thin slivers along the other sides, where the nigiri sits a little
+  askew, can stretch the wasabi's box up to a whole card. A plain nigiri is never laid
+  over a wasabi, so that geometry is a stack whatever the wasabi's box looks like further
+  down.
 - In overlapped columns every covered card shows its top strip above the next card; a
   nigiri strip above a nigiri, or a wasabi strip above a wasabi, is therefore no stack.
   Only a wasabi sticking out from under a nigiri is.
@@ -103,7 +104,8 @@ SIDEWAYS_PENALTY: Final[float] = 0.05  # card-spec: "down (or sideways)"; down f
 # Exact assignment on components up to this many combinations, greedy beyond.
 MAX_EXACT_COMBINATIONS: Final[int] = 20_000
 
-DEFAULT_CARD_ASPECT: Final[float] = 88 / 63  # height / width of a card seen from above
+# Height / width of a printed card seen from above (card-spec.md: the scans' 396 x 267 px).
+DEFAULT_CARD_ASPECT: Final[float] = 396 / 267
 
 
 @dataclass(frozen=True)
@@ -197,14 +199,15 @@ class Settled(NamedTuple):
 
 
 def settle_hand_size(detections: Detections, players: int | None) -> Settled:
-    """The detector's detections with one stack settled by the hand size, and a note
-    saying so, where a collection has one card too many or too few for the hand.
+    """The detector's detections with stacks settled by the hand size, and a note saying
+    so, where a collection has cards too many (or one too few) for the hand.
 
     card-spec: a collection holds exactly the hand size, a wasabi under a nigiri counted
     as a card. The stack check's commonest mistake is a plain nigiri called "on a wasabi"
-    below another yellow card of a column; its stack then adds a wasabi no box shows, and
-    the hand one card too many. So a stack with no wasabi box found under it goes, the
-    least confident where there are several, when that makes the hand right. The other
+    below another yellow card (whose yellow top looks like a wasabi's); its stack then adds a
+    wasabi no box shows, and the hand a card too many. So as many stacks with no wasabi box
+    found under them as the hand has cards too many go, those the check was least sure of
+    first, when that makes the hand right. The other
     way, a stack whose wasabi strip was not found and which the check called "on a
     wasabi" at less than its threshold leaves the hand one card short: then the plain
     nigiri the check leaned most towards a wasabi (LEANS_ON_WASABI or more) is read as
@@ -215,27 +218,40 @@ def settle_hand_size(detections: Detections, players: int | None) -> Settled:
     reading = read_tally(detections, players=players)
     if hand is None:
         return Settled(detections, reading, [])
-    if reading.cards == hand + 1 and reading.lone_stacks:
+    extra = reading.cards - hand
+    class_id = detections.class_id.copy()
+    if 0 < extra <= len(reading.lone_stacks):
+        # As many lone stacks as the hand has cards too many, the ones the stack check was
+        # least sure of first: each such stack added a wasabi no box shows.
+        under = np.nan_to_num(reading.detections.under, nan=1.0)
         confidence = reading.detections.confidence
-        doubtful = min(reading.lone_stacks, key=lambda i: float(confidence[i]))
-        index = int(reading.source[doubtful])
-        label = STACKS[detections.labels[index]]
-        note = (
-            f"one {label} read as plain, not on a wasabi: no wasabi shows under it and the "
-            f"hand had one card too many"
-        )
-    elif reading.cards == hand - 1 and (leaning := _leaning_nigiri(reading)) is not None:
+        order = sorted(reading.lone_stacks, key=lambda i: (float(under[i]), float(confidence[i])))
+        doubtful = order[:extra]
+        labels = []
+        for i in doubtful:
+            index = int(reading.source[i])
+            labels.append(STACKS[detections.labels[index]])
+            class_id[index] = label_id(labels[-1])
+        if extra == 1:
+            note = (
+                f"one {labels[0]} read as plain, not on a wasabi: no wasabi shows under it "
+                "and the hand had one card too many"
+            )
+        else:
+            note = (
+                f"{extra} nigiri read as plain, not on a wasabi ({', '.join(labels)}): no "
+                f"wasabi shows under them and the hand had {extra} cards too many"
+            )
+    elif extra == -1 and (leaning := _leaning_nigiri(reading)) is not None:
         index = int(reading.source[leaning])
         nigiri = detections.labels[index]
-        label = STACK_OF_NIGIRI[nigiri]
+        class_id[index] = label_id(STACK_OF_NIGIRI[nigiri])
         note = (
             f"one {nigiri} read as on a wasabi: the stack check leaned that way "
             f"({float(detections.under[index]):.2f}) and the hand had one card too few"
         )
     else:
         return Settled(detections, reading, [])
-    class_id = detections.class_id.copy()
-    class_id[index] = label_id(label)
     settled = detections.relabelled(class_id)
     settled_reading = read_tally(settled, players=players)
     if settled_reading.cards != hand:

@@ -27,6 +27,7 @@ from vision.pipeline import read_detections
 from vision.reading import (
     MAKI_DOUBT,
     NIGIRI_DOUBT,
+    NO_CARDS,
     Reading,
     read_tally,
     same_card,
@@ -667,6 +668,29 @@ def test_of_two_lone_stacks_the_less_confident_is_settled() -> None:
     }  # fmt: skip
 
 
+def test_two_cards_too_many_settle_the_two_stacks_the_check_was_least_sure_of() -> None:
+    """Four players hold 8 cards. Four cards and three stack boxes with no wasabi box near
+    them make 10: the two stacks the check gave the lowest odds go plain, the third stays."""
+    found = spread(*FOUR_CARDS, ("salmon_on_wasabi", 0.9), ("squid_on_wasabi", 0.9),
+                   ("egg_on_wasabi", 0.9))  # fmt: skip
+    under = np.array([np.nan] * 4 + [0.88, 0.99, 0.9])
+    detections = Detections(found.xyxy, found.confidence, found.class_id, under)
+    assert read_tally(detections, players=4).cards == 10
+    reading = read_detections(detections, players=4)
+    assert nonzero(reading) == {"tempura": 2, "sashimi": 1, "dumpling": 1, "salmon": 1,
+                                "squid_on_wasabi": 1, "egg": 1}  # fmt: skip
+    assert reading.cards == 8
+    assert reading.warnings == [
+        "2 nigiri read as plain, not on a wasabi (salmon, egg): no wasabi shows under them and "
+        "the hand had 2 cards too many"
+    ]
+    # Three too many with two lone stacks: the hand cannot be made right, nothing changes.
+    more = spread(*FOUR_CARDS, ("pudding", 0.9), ("pudding", 0.9), ("chopsticks", 0.9),
+                  ("salmon_on_wasabi", 0.9), ("egg_on_wasabi", 0.9))  # fmt: skip
+    assert read_tally(more, players=4).cards == 11
+    assert read_detections(more, players=4).to_json() == read_tally(more, players=4).to_json()
+
+
 def leaning(detections: Detections, **under: float) -> Detections:
     """The same detections with the stack check's probability set for these labels."""
     probabilities = np.array([under.get(label, np.nan) for label in detections.labels])
@@ -772,7 +796,8 @@ def test_a_nigiri_read_with_doubt_between_nigiri_kinds_is_pointed_out() -> None:
     )
     reading = read_tally(doubted)
     assert reading.warnings == [
-        "2 nigiri may be another kind: salmon (14%), squid (10%); check the names on their banners"
+        "2 nigiri may be another kind: salmon (14%), squid (10%); "
+        "check the dishes in their top-left corners"
     ]
     assert read_tally(found).warnings == []  # a reviewer's boxes carry no doubt
 
@@ -787,13 +812,14 @@ def test_a_maki_read_with_doubt_about_its_rolls_is_pointed_out_apart_from_nigiri
     doubt = [0.18, MAKI_DOUBT - 0.01, 0.12, MAKI_DOUBT]
     reading = read_tally(Detections(found.xyxy, found.confidence, found.class_id, doubt=doubt))
     assert reading.warnings == [
-        "1 nigiri may be another kind: egg (12%); check the name on its banner",
+        "1 nigiri may be another kind: egg (12%); check the dish in its top-left corner",
         "2 maki may show another number of rolls: maki_2 (18%), maki_1 (10%); "
-        "count the rolls on their banners",
+        "count the small rolls in their top-left corners",
     ]
     one = Detections(found.xyxy[:2], found.confidence[:2], found.class_id[:2], doubt=[0.3, 0])
     assert read_tally(one).warnings == [
-        "1 maki may show another number of rolls: maki_2 (30%); count the rolls on its banner"
+        "1 maki may show another number of rolls: maki_2 (30%); "
+        "count the small rolls in its top-left corner"
     ]
 
 
@@ -830,9 +856,10 @@ def test_empty_detections() -> None:
     assert reading.tally == dict.fromkeys(TALLY_KEYS, 0)
     assert reading.cards == 0
     assert reading.stacks == []
-    assert reading.warnings == []
+    assert reading.warnings == [NO_CARDS]
     assert read_tally(Detections.empty(), players=2).warnings == [
-        "10 cards expected for 2 players, 0 found"
+        NO_CARDS,
+        "10 cards expected for 2 players, 0 found",
     ]
 
 
