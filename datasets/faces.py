@@ -93,7 +93,7 @@ def varied_fonts() -> tuple[Lettering, ...]:
     """The classic lettering, OpenCV's scalable fonts at several weights, and the
     TrueType families matplotlib ships. Another renderer of card-spec.md letters its cards
     in whatever font it has; a classifier that saw one family reads a covered card's
-    banner in another one badly (vision/HISTORY.md, "Other renderers")."""
+    banner in another one badly (HISTORY@3cd44f8, "Other renderers")."""
     import importlib.util
 
     spec = importlib.util.find_spec("matplotlib")

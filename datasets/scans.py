@@ -1,22 +1,33 @@
 """Real card scans as face assets: find the card in a photo of one card, flatten it.
 
-`sushigo faces import PHOTO --as CLASS --out DIR` takes a photo of one card lying on a
-table, finds the card (the largest convex quadrilateral that looks like a card), warps it
-to the deck's 63:88 portrait shape and saves it as the next DIR/CLASS/NNN.png, an RGBA
-face with transparent rounded corners, so that `FacePool.from_dir` can train on it.
+`sushigo faces import PHOTO --as CLASS --out DIR` takes a photo of one printed card lying
+on a table, finds the card, warps it to the printed card's portrait shape
+(datasets/layout.py) and saves it as the next DIR/CLASS/NNN.png, an RGBA face with
+transparent rounded corners: a deck folder (datasets/deck.py) to train on.
+
+The printed card (card-spec.md) has no white border: its family colour runs to the edge.
+The top ~55 % is a flat bright colour field, then comes a grey conveyor band and, in the
+bottom ~15 %, a darker grey name band. Either part can look like the table: the grey
+bands on a dark wood or a grey table, a pale colour field on white marble or paper.
 
 Finding the card:
-1. On a reduced copy, several binary views of the photo are made (difference from the
-   table colour seen at the photo's border, brightness both ways, the card's white border,
-   closed edges). Each view's outlines are simplified to quadrilaterals; one is card-like
-   if it is convex, fully inside the photo, not tiny, with corner angles and sides a card
-   seen at up to about 45 degrees can have, and if the outline fills it. The largest wins.
-2. At full resolution each side is refined: along the side, the strongest colour edge
-   near the rough side is found at sub-pixel precision, a line is fitted through those
-   edge points (ignoring the rounded corners), and the corners are the lines' crossings.
-3. The corners are put in card order (top-left, top-right, bottom-right, bottom-left). A
-   portrait card keeps the photo's "up". A landscape card is turned to portrait so that its
-   name banner (card-spec.md: the lighter strip at the top) ends up at the top.
+1. On a reduced copy, several binary views of the photo are made (far from the table
+   colour seen at the photo's border, by Otsu and by the table's own spread, in Lab and
+   in colour alone; brightness both ways; closed edges). Each view's outlines are
+   simplified to quadrilaterals; one is card-like if it is convex, fully inside the
+   photo, not tiny, with corner angles and sides a card seen at up to about 45 degrees
+   can have, and if the outline fills it.
+2. A card-like quadrilateral too short for its width (CARD_ASPECT) may be only part of
+   the card: an end of it is pushed out, along its sides, to the outermost step across
+   the card near where the card's proportions put its end, if the sides run on as
+   edges up to there. The largest candidate wins.
+3. At full resolution each side is refined: along the side, the sharpest colour step
+   near the rough side is found at sub-pixel precision (a soft shadow's slope does not
+   count), a line is fitted through those edge points (ignoring the rounded corners),
+   and the corners are the lines' crossings.
+4. The corners are put in card order (top-left, top-right, bottom-right, bottom-left), the
+   card upright: a landscape card is turned to portrait, and a card whose grey name band
+   (card-spec.md: the bottom 15 %) shows at the top is turned the other way up.
 """
 
 from __future__ import annotations
@@ -29,13 +40,17 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets.faces import CARD_ASPECT, FACE_HEIGHT, _as_rgba
+from datasets.faces import FACE_HEIGHT, as_rgba
+from datasets.layout import CARD_ASPECT
 from scoring.cards import CARD_KINDS
 
 _WORK_SIDE = 1000  # px: the long side of the reduced copy the card is looked for in
 _MIN_AREA = 0.02  # a card covers at least this share of the photo
 _MAX_AREA = 0.92  # and leaves some table around it
 _FACE_NAME = re.compile(r"^(\d+)\.png$")
+# A step of the refinement's measure (Lab units, see _step_strength) that counts as an
+# edge: on the test tables' texture and noise the measure's strongest peaks reach ~2.5.
+_MIN_STEP = 4.0
 
 
 class CardNotFound(ValueError):
@@ -72,13 +87,16 @@ def find_card(image: np.ndarray) -> np.ndarray:
     h, w = image.shape[:2]
     f = min(1.0, _WORK_SIDE / max(h, w))
     small = cv2.resize(image, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+    small_lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
     best: np.ndarray | None = None
     best_area = 0.0
     for mask in _views(small):
         for quad, outline in _card_like_quads(mask):
-            area = cv2.contourArea(quad.astype(np.float32))
-            if area > best_area:
-                best, best_area = _fit_sides(quad, outline), area
+            fitted = _fit_sides(quad, outline)
+            for candidate in [fitted, *_grown(small_lab, fitted)]:
+                area = cv2.contourArea(candidate.astype(np.float32))
+                if area > best_area:
+                    best, best_area = candidate, area
     if best is None:
         raise CardNotFound(
             "no card found: expected one whole card, all four corners in view, lying on a "
@@ -86,16 +104,15 @@ def find_card(image: np.ndarray) -> np.ndarray:
         )
     quad = _order((best + 0.5) / f - 0.5)
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
-    quad = _refine(lab, quad, reach=0.012)  # to about 1 % of the side
+    # To about 3 % of the side: a view's outline can take in the card's shadow.
+    quad = _refine(lab, quad, reach=0.03)
     quad = _refine(lab, quad, reach=0.0, extra=1.5)  # then to a pixel
-    wider = _past_white_border(lab, quad)
-    if wider is not quad:
-        quad = _refine(lab, wider, reach=0.0, extra=1.5)
     return _upright(image, quad)
 
 
 def warp_card(image: np.ndarray, quad: np.ndarray, *, height: int = FACE_HEIGHT) -> np.ndarray:
-    """The card flattened to a `height` px tall 63:88 RGBA face with rounded-corner alpha."""
+    """The card flattened to a `height` px tall RGBA face at the card's proportions, with
+    rounded-corner alpha."""
     width = round(height * CARD_ASPECT)
     quad = np.asarray(quad, np.float64)
     card_h = float(np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
@@ -114,7 +131,7 @@ def warp_card(image: np.ndarray, quad: np.ndarray, *, height: int = FACE_HEIGHT)
     flat = cv2.warpPerspective(
         image, m, (width, height), flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE
     )
-    return _as_rgba(flat)
+    return as_rgba(flat)
 
 
 def import_scan(photo: Path, kind: str, out: Path) -> Path:
@@ -168,27 +185,36 @@ def _views(image: np.ndarray) -> list[np.ndarray]:
     distance = np.linalg.norm(lab - table, axis=2)
     distance = cv2.GaussianBlur(distance, (0, 0), 2.0)
     views.append(_otsu(distance))
+    # Otsu splits a printed card's bright colour field from its grey bands when both
+    # differ from the table; "further from the table colour than the table itself
+    # strays" keeps them together. In colour alone (a, b) a pale card stands out on
+    # white marble, whose veins change only the lightness.
+    spread = float(np.percentile(np.linalg.norm(border - table, axis=1), 99))
+    views.append(_above(distance, 1.5 * spread + 4.0))
+    hue = cv2.GaussianBlur(np.linalg.norm((lab - table)[..., 1:], axis=2), (0, 0), 2.0)
+    hue_spread = float(np.percentile(np.linalg.norm((border - table)[:, 1:], axis=1), 99))
+    views.append(_above(hue, 2.0 * hue_spread + 4.0))
 
     # Brightness, both ways (a light card on a dark table, or a dark face on a light one).
     _, bright = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     views += [bright, 255 - bright]
 
-    # The card's white border: light and unsaturated. Filling its outer outline gives the card.
-    hsv = cv2.cvtColor(blurred, cv2.COLOR_BGR2HSV)
-    white = ((hsv[..., 1] < 60) & (hsv[..., 2] > 150)).astype(np.uint8) * 255
-    views.append(white)
-
-    # Edges, closed into outlines.
+    # Edges, closed into outlines: the card is the hole inside its outline, whatever the
+    # table's edges outside it touch. Only closed: an opening would erase the lines.
     edges = cv2.Canny(grey, 40, 120)
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
-    views.append(edges)
 
     k = max(3, round(0.006 * max(h, w)) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    return [
+    regions = [
         cv2.morphologyEx(cv2.morphologyEx(v, cv2.MORPH_OPEN, kernel), cv2.MORPH_CLOSE, kernel)
         for v in views
     ]
+    return [*regions, cv2.morphologyEx(edges, cv2.MORPH_CLOSE, kernel)]
+
+
+def _above(values: np.ndarray, level: float) -> np.ndarray:
+    return (values > level).astype(np.uint8) * 255
 
 
 def _otsu(values: np.ndarray) -> np.ndarray:
@@ -250,6 +276,111 @@ def _fit_sides(quad: np.ndarray, outline: np.ndarray) -> np.ndarray:
     return fitted + 0.7 * out / np.linalg.norm(out, axis=1, keepdims=True)
 
 
+def _grown(lab: np.ndarray, quad: np.ndarray) -> list[np.ndarray]:
+    """The whole card, where `quad` (in `lab`'s px) may be only part of it: a printed
+    card's grey bands can merge with a dark or grey table (the colour field is found
+    alone, 55 % of the card, or with the conveyor, 85 %), its pale colour field with a
+    light table (the bands alone, 45 %). Such a part is too short for its width
+    (CARD_ASPECT). Each end is pushed out along the sides to the outermost straight step
+    across the card near where the card's proportions put its end, up to which both
+    sides run on as edges; ends where they do not give nothing."""
+    quad = _order(quad)
+    grown = []
+    for e in range(4):
+        a, b = quad[e], quad[(e + 1) % 4]  # the end to move
+        d, c = quad[e - 1], quad[(e + 2) % 4]  # the other end: d next to a, c next to b
+        width = float(np.linalg.norm(b - a) + np.linalg.norm(c - d)) / 2
+        height = float(np.linalg.norm(a - d) + np.linalg.norm(b - c)) / 2
+        full = width / CARD_ASPECT
+        # A whole card seen at an angle still looks at least ~93 % as tall as its width
+        # says; a part shorter than 40 % (a band alone) is too little to go on.
+        if not 0.4 * full <= height <= 0.93 * full:
+            continue
+        ua = (a - d) / np.linalg.norm(a - d)
+        ub = (b - c) / np.linalg.norm(b - c)
+        # Perspective changes the card's proportions in a photo by up to ~15 %
+        # (measured: 5-14 % in the test's photos): look 18 % either side of the guess.
+        xs = np.arange(
+            max(0.04 * full, full - height - 0.18 * full) - 3.5,
+            full - height + 0.18 * full + 3.5,
+            0.5,
+        )
+        ts = np.linspace(0.15, 0.85, 40)
+        ends_a = a + xs[:, None] * ua  # (k, 2)
+        ends_b = b + xs[:, None] * ub
+        pts = ends_a[None] + ts[:, None, None] * (ends_b - ends_a)[None]  # (n, k, 2)
+        profile = cv2.remap(
+            lab,
+            pts[..., 0].astype(np.float32),
+            pts[..., 1].astype(np.float32),
+            cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+        # The end runs straight across the whole card: the median over its length.
+        score = np.median(_step_strength(profile), axis=0)
+        peak = (score >= cv2.dilate(score[None], np.ones((1, 9), np.uint8))[0]) & (
+            score >= max(_MIN_STEP, 0.3 * float(score.max()))
+        )
+        # The band's own edges and lettering are steps across the card too; the card's
+        # end is the outermost step up to which its sides run on.
+        for i in np.flatnonzero(peak)[::-1]:
+            x = float(xs[6:-6][i])
+            if not (_runs_on(lab, a, ua, x) and _runs_on(lab, b, ub, x)):
+                continue
+            na, nb = a + x * ua, b + x * ub
+            # The part's own end (where a band met the colour field) need not be
+            # parallel to the card's: fit the end's own line through the step.
+            span = float(np.linalg.norm(nb - na))
+            end = _edge_line(lab, na, (nb - na) / span, span, 0.06 * width + 2)
+            if end is not None:
+                ca, cb = _cross((a, ua), end), _cross((b, ub), end)
+                if ca is not None and cb is not None:
+                    na, nb = ca, cb
+            g = quad.copy()
+            g[e], g[(e + 1) % 4] = na, nb
+            grown.append(g)
+            break
+    return grown
+
+
+def _runs_on(lab: np.ndarray, start: np.ndarray, along: np.ndarray, length: float) -> bool:
+    """Whether a side of the card runs on as an edge from `start` for `length` px along
+    `along`: over the whole stretch and over its last part (table beyond the card's end
+    shows no edge there)."""
+    last = min(12.0, length / 2)
+    return _is_edge(lab, start, along, length) and _is_edge(
+        lab, start + (length - last - 1) * along, along, last
+    )
+
+
+def _is_edge(lab: np.ndarray, start: np.ndarray, along: np.ndarray, length: float) -> bool:
+    """Whether the line from `start`, `length` px along `along`, is a colour edge: a step
+    on it (within a pixel) clearly stronger than the steps a few px to either side
+    (table texture has steps everywhere, the card's side only on the line)."""
+    normal = np.array([-along[1], along[0]])
+    ts = np.linspace(0.0, 1.0, max(8, min(200, round(length / 2))))
+    offsets = np.arange(-8.5, 8.51, 0.5)
+    base = start + ts[:, None] * length * along
+    pts = base[:, None, :] + offsets[None, :, None] * normal
+    profile = cv2.remap(
+        lab,
+        pts[..., 0].astype(np.float32),
+        pts[..., 1].astype(np.float32),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    grad = _step_strength(profile)
+    inner = offsets[6:-6]
+    on = float(np.median(grad[:, np.abs(inner) <= 1.0].max(axis=1)))
+    # The quieter side: the card's own margin is flat, table texture lies on both sides
+    # of a line that is not the card's side.
+    off = min(
+        float(np.median(grad[:, (inner >= 3.0) & (inner <= 5.0)].max(axis=1))),
+        float(np.median(grad[:, (inner <= -3.0) & (inner >= -5.0)].max(axis=1))),
+    )
+    return on >= max(_MIN_STEP, 2.0 * off)
+
+
 def _four_corners(hull: np.ndarray) -> np.ndarray | None:
     perimeter = cv2.arcLength(hull, True)
     for eps in (0.01, 0.02, 0.03, 0.045, 0.06):
@@ -307,14 +438,14 @@ def _refine(lab: np.ndarray, quad: np.ndarray, *, reach: float, extra: float = 1
         p, q = quad[i], quad[(i + 1) % 4]
         side = q - p
         length = float(np.linalg.norm(side))
-        # Keep the reach well inside the card's white border (3 % of its width), so that
-        # the border's inner edge is never taken for the card's outline.
+        # The printed card's own steps parallel to its sides (the bands' edges, the name)
+        # lie 10 % and more inside it: a window of a few % never reaches them.
         window = reach * length + extra
         limit = max(limit, window)
         line = _edge_line(lab, p, side / length, length, window)
-        if line is None:
-            return quad
-        lines.append(line)
+        # A side with no clear edge (a grey band on a table in its shadow) keeps its
+        # rough line; the others still move onto theirs.
+        lines.append(line if line is not None else (p, side / length))
     corners = []
     for i in range(4):
         corner = _cross(lines[i - 1], lines[i])
@@ -329,19 +460,19 @@ def _edge_line(
 ) -> tuple[np.ndarray, np.ndarray] | None:
     normal = np.array([-along[1], along[0]])
     ts = np.linspace(0.15, 0.85, max(12, min(200, round(length / 3))))
-    offsets = np.arange(-reach - 1, reach + 1.01, 0.5)
+    offsets = np.arange(-reach - 3.5, reach + 3.51, 0.5)
     base = start + ts[:, None] * length * along  # (n, 2)
     pts = base[:, None, :] + offsets[None, :, None] * normal  # (n, k, 2)
     map_x = pts[..., 0].astype(np.float32)
     map_y = pts[..., 1].astype(np.float32)
     profile = cv2.remap(lab, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    grad = np.linalg.norm(profile[:, 2:] - profile[:, :-2], axis=2)  # central difference
-    inner = offsets[1:-1]
+    grad = _step_strength(profile)
+    inner = offsets[6:-6]
     valid = np.abs(inner) <= reach
     grad[:, ~valid] = 0
     best = np.argmax(grad, axis=1)
     strength = grad[np.arange(len(best)), best]
-    keep = strength > max(6.0, 0.4 * float(np.median(strength)))
+    keep = strength > max(_MIN_STEP, 0.4 * float(np.median(strength)))
     if keep.sum() < 6:
         return None
     # Sub-pixel: a parabola through the peak and its neighbours.
@@ -352,7 +483,28 @@ def _edge_line(
     offset = inner[idx] + np.clip(shift, -0.5, 0.5) * 0.5
     edge = base + offset[:, None] * normal
     vx, vy, x0, y0 = cv2.fitLine(edge[keep].astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01)
-    return np.array([float(x0[0]), float(y0[0])]), np.array([float(vx[0]), float(vy[0])])
+    point = np.array([float(x0[0]), float(y0[0])])
+    direction = np.array([float(vx[0]), float(vy[0])])
+    # A real side is one straight edge along most of its length; peaks scattered over
+    # the window (no edge there, only texture or lettering) fit no line.
+    across = (edge - point) @ np.array([-direction[1], direction[0]])
+    if (keep & (np.abs(across) < 1.0)).mean() < 0.5:
+        return None
+    return point, direction
+
+
+def _step_strength(profile: np.ndarray) -> np.ndarray:
+    """How sharp a colour step each of n profiles (n, k, 3: Lab samples 0.5 px apart
+    across a line) has at each of its k - 12 inner samples. Lightness counts only what
+    stands out from the slope around it (the step across +-1 px less the mean one across
+    +-3 px), so a soft shadow beside the card is no edge; colour (a, b) counts as it is:
+    a shadow hardly changes it, and JPEG blurs it too much for that test."""
+    near = profile[:, 8:-4] - profile[:, 4:-8]
+    far = (profile[:, 12:] - profile[:, :-12]) / 3
+    near[..., 0] -= far[..., 0]
+    grad = np.linalg.norm(near, axis=2).astype(np.float32)
+    # Averaged over 9 neighbouring profiles: an edge runs on, noise does not.
+    return cv2.blur(grad, (1, 9))
 
 
 def _cross(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) -> np.ndarray | None:
@@ -365,84 +517,31 @@ def _cross(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) -
     return p + t * u
 
 
-BORDER_MM = 0.03 * 63  # card-spec.md: a white outer border 3 % of the width
-
-
-def _past_white_border(lab: np.ndarray, quad: np.ndarray) -> np.ndarray:
-    """On a white table the card's white border can vanish into the table, and the outline
-    found is the coloured face inside it. Per side: if just inside the outline is not
-    white but just outside is, and a faint edge shows about one border width further out
-    (averaged along the whole side), move that side out to it. Returns `quad` itself when
-    nothing moves."""
-    top = np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])
-    left = np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])
-    cw, ch = (63.0, 88.0) if top <= left else (88.0, 63.0)  # card mm, as the photo shows it
-    rect = np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]], np.float32)
-    to_image = cv2.getPerspectiveTransform(rect, quad.astype(np.float32))
-    offsets = np.arange(-2.0, 4.5, 0.125)  # mm, outward positive
-    ts = np.linspace(0.15, 0.85, 80)
-    moved = [0.0, 0.0, 0.0, 0.0]  # top, right, bottom, left
-    for side in range(4):
-        a, b = rect[side].astype(np.float64), rect[(side + 1) % 4].astype(np.float64)
-        along = (b - a) / np.linalg.norm(b - a)
-        outward = np.array([along[1], -along[0]])  # the rect runs clockwise on screen
-        card_pts = a + ts[:, None, None] * (b - a) + offsets[None, :, None] * outward
-        pts = cv2.perspectiveTransform(card_pts.reshape(-1, 1, 2), to_image).reshape(
-            len(ts), len(offsets), 2
-        )
-        samples = cv2.remap(
-            lab,
-            pts[..., 0].astype(np.float32),
-            pts[..., 1].astype(np.float32),
-            cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_REPLICATE,
-        )
-        profile = samples.mean(axis=0)  # (offsets, 3): the side's mean colour at each offset
-        inside = profile[(offsets > -1.6) & (offsets < -0.5)].mean(axis=0)
-        outside = profile[(offsets > 0.4) & (offsets < 1.2)].mean(axis=0)
-        if _whitish(inside) or not _whitish(outside):
-            continue
-        step = np.linalg.norm(profile[2:] - profile[:-2], axis=1)
-        mid = offsets[1:-1]
-        band = (mid > 0.6 * BORDER_MM) & (mid < 1.6 * BORDER_MM)
-        if band.any() and step[band].max() > 3.0:
-            moved[side] = float(mid[band][np.argmax(step[band])])
-    if not any(moved):
-        return quad
-    t, r, bm, lf = moved
-    wider = np.array([[-lf, -t], [cw + r, -t], [cw + r, ch + bm], [-lf, ch + bm]], np.float32)
-    return (
-        cv2.perspectiveTransform(wider.reshape(-1, 1, 2), to_image).reshape(4, 2).astype(np.float64)
-    )
-
-
-def _whitish(lab: np.ndarray) -> bool:
-    lightness, a, b = (float(v) for v in lab)
-    return lightness > 170 and math.hypot(a - 128, b - 128) < 18
-
-
 # --- orientation --------------------------------------------------------------------------
 
 
 def _upright(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
-    """Portrait card order; a landscape card is turned so that its banner is at the top."""
+    """Card order, the card standing upright: a landscape card is turned to portrait, and
+    a card whose dark name band (card-spec.md: the bottom 15 %) shows at the top is turned
+    the other way up."""
     top = np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])
     left = np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])
-    if top <= left:
-        return quad
-    turned = np.roll(quad, -1, axis=0)  # the card's top is the photo's right-hand side
-    if _banner_at_bottom(warp_card(image, turned, height=176)):
-        turned = np.roll(turned, 2, axis=0)
-    return turned
+    if top > left:
+        quad = np.roll(quad, -1, axis=0)  # the card's top is the photo's right-hand side
+    if _name_band_at_top(warp_card(image, quad, height=176)):
+        quad = np.roll(quad, 2, axis=0)
+    return quad
 
 
-def _banner_at_bottom(face: np.ndarray) -> bool:
-    """card-spec.md: the name banner (top 18 %) is a lighter strip than the face colour
-    behind the hint (bottom 20 %). Medians compare the backgrounds, not the lettering
-    (dark on the banner, white on the hint)."""
-    grey = cv2.cvtColor(face[..., :3], cv2.COLOR_BGR2GRAY)
-    h, w = grey.shape
-    x0, x1 = round(0.08 * w), round(0.92 * w)
-    top = float(np.median(grey[round(0.04 * h) : round(0.16 * h), x0:x1]))
-    bottom = float(np.median(grey[round(0.84 * h) : round(0.96 * h), x0:x1]))
-    return bottom > top
+def _name_band_at_top(face: np.ndarray) -> bool:
+    """card-spec.md: the printed card's name band (bottom 15 %) is a neutral grey, the
+    family colour field (top 55 %) a saturated colour. Brightness cannot tell them apart
+    (the maki red is darker than the band, the dumpling blue as bright), so the strip
+    with less chroma is the band. Medians compare the backgrounds, not the lettering."""
+    lab = cv2.cvtColor(face[..., :3], cv2.COLOR_BGR2LAB).astype(np.float32)
+    chroma = np.hypot(lab[..., 1] - 128, lab[..., 2] - 128)
+    h, w = chroma.shape
+    x0, x1 = round(0.3 * w), round(0.92 * w)  # right of the top-left icon
+    top = float(np.median(chroma[round(0.03 * h) : round(0.12 * h), x0:x1]))
+    bottom = float(np.median(chroma[round(0.88 * h) : round(0.97 * h), x0:x1]))
+    return top < bottom

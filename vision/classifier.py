@@ -2,8 +2,9 @@
 
 The detector finds cards at low resolution; the kind, and above all the maki icon count,
 is read from a crop of the photo at a higher resolution, where the top-left icon (on a maki
-the one to three small rolls) and the dish stay legible. Crops are resized to CROP x CROP whatever their shape: a covered card's
-crop is a wide strip, a whole card a tall one, and the network sees both in training.
+the one to three small rolls) and the dish stay legible. Crops are resized to CROP x CROP
+whatever their shape: a covered card's crop is a wide strip, a whole card a tall one, and
+the network sees both in training.
 """
 
 from __future__ import annotations
@@ -156,7 +157,7 @@ def crops_from_dataset(
     `false_alarms`, when given, maps an image to the boxes a card finder puts on it (for
     example `CardDetector.find_collection`'s); those lying off every card become "none"
     crops too, so that the classifier learns to turn down what the finder mistakes for
-    a card (a tablecloth's red stripes read as maki: vision/HISTORY.md, "Printed
+    a card (a tablecloth's red stripes read as maki: HISTORY@3cd44f8, "Printed
     tablecloths")."""
     from datasets.yolo_format import read_split
 

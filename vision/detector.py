@@ -240,7 +240,7 @@ class CardDetector:
         Each crop is also asked mirrored, and the likelier answer kept: card-spec lets a
         nigiri be shifted sideways either way, and a check trained on wasabi strips on the
         left (all the generator drew until the thirteenth session) read most strips on
-        the right as no wasabi (vision/HISTORY.md, "Another hand's photos")."""
+        the right as no wasabi (HISTORY@3cd44f8, "Another hand's photos")."""
         if self._stack_check is None or not len(boxes):
             return np.zeros(len(boxes), np.float32)
         crops = context_crops(image, boxes, self.stack_crop)

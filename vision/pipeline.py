@@ -19,7 +19,7 @@ Detector = Callable[[np.ndarray], Detections]
 # the cards sideways or upside down; every network here reads upright cards. Cards read
 # upright have a mean confidence of 0.72-0.92 (5 % of photos under 0.84) on 500 held-out
 # 12 MP photos; the same photos turned read 0.53 (90°), 0.62 (180°), 0.50 (270°) at the
-# median, and upright won by at least 0.029 on every photo (vision/HISTORY.md, "Photos
+# median, and upright won by at least 0.029 on every photo (HISTORY@3cd44f8, "Photos
 # turned"). So a reading under TURN_BELOW is tried in the three other turns, and a turn
 # that reads at least TURN_MARGIN more confidently, and at least TURN_FLOOR, is kept: on
 # a photo where nothing was found upright (a small collection in pixel art), cards found
@@ -41,7 +41,7 @@ TURN_KEEPS = 0.5
 # confident and keeps TURN_KEEPS of the summed confidence. On that set (300) and the pixel
 # and seed-9700 tuning sets (200, 250): 264 / 195 / 248 exact without, 290 / 198 / 249 at
 # 15 degrees, 289 / 197 / 249 at 20, 289 / 196 / 249 at 25. At 20, 6-9 % of the
-# generator's photos pay the second reading (15-17 % at 15): vision/HISTORY.md, "Another
+# generator's photos pay the second reading (15-17 % at 15): HISTORY@3cd44f8, "Another
 # hand's photos".
 SLANT_BEYOND = 20.0
 # Where nothing, or nothing confidently (a mean under TURN_FLOOR), is found as the photo
@@ -53,7 +53,7 @@ SLANT_BEYOND = 20.0
 # empty table stays empty), TURN_MARGIN better, keeping TURN_KEEPS. On the other
 # renderer's seed 8400 one photo found nothing (10 cards at 145 degrees on red stripes)
 # and one 2 of 7 cards at 0.3-0.43 (upside down at 45 degrees on stripes); turned ASKEW
-# each read all its cards. None of 1,000 photos of our generator pays it (vision/HISTORY.md,
+# each read all its cards. None of 1,000 photos of our generator pays it (HISTORY@3cd44f8,
 # "Printed tablecloths").
 ASKEW = 45
 # Where nothing is found even then, the collection may be too small in the frame for the

@@ -46,13 +46,13 @@ LEANS_ON_WASABI: Final[float] = 0.5
 # no other warning sees (the card count is right, the confidence high). On the tuning sets
 # (1,100 photos of four renderings) it flagged 2 of the 3 such mistakes no warning had
 # caught and 1 photo read right; on the report sets (1,000) no photo read right
-# (vision/HISTORY.md, "Another hand's photos").
+# (HISTORY@3cd44f8, "Another hand's photos").
 NIGIRI_DOUBT: Final[float] = 0.1
 # So is a maki the classifier gave another roll count at least these odds: the icons are
 # a few pixels in a small or far collection. On the tuning sets (1,400 photos, the other
 # renderer's among them) 2 photos with a maki count wrong carried no warning; at 0.10 it
 # flagged 1 of them (0.184; the other 0.075) and 1 of 1,381 photos read right (at 0.05:
-# both, and 6) (vision/HISTORY.md, "A maki that may show another count").
+# both, and 6) (HISTORY@3cd44f8, "A maki that may show another count").
 MAKI_DOUBT: Final[float] = 0.1
 
 # Duplicate suppression: two boxes are one card when they overlap this much ...

@@ -44,14 +44,14 @@ MIN_PROBABILITY = 0.95
 # them holds the nigiri alone. On those sets' 848 stacked nigiri read un-turned the kind
 # was wrong 7 times from the box alone, and 5 / 1 / 4 times from trims keeping 0.7 / 0.8 /
 # 0.9; on the tuning sets' 594, never either way. Four fresh art sets (1,200 photos) then
-# read 3 more photos exactly and none fewer (vision/HISTORY.md, "A stacked nigiri boxed
+# read 3 more photos exactly and none fewer (HISTORY@3cd44f8, "A stacked nigiri boxed
 # with its strip").
 STRIP_KEEP = 0.8
 
 
 # The side of the crops `sushigo train` trains the check on: what ships. The word on a
 # wasabi's banner is about 6 px tall at 96 px; at 128 px three fresh sets read 893 of 900
-# photos exactly against 890 (tenth session, vision/HISTORY.md, "Photo sizes, three
+# photos exactly against 890 (tenth session, HISTORY@3cd44f8, "Photo sizes, three
 # reading fixes and the hand size").
 SIZE = 128
 

@@ -376,7 +376,7 @@ def test_the_shipped_detector_reads_photos_taken_at_a_slant_to_the_cards(
 
     Six of six were read right until the classifier's twelfth round; it reads one maki of
     seed 24682's photo at 40 degrees (turned twice, so resampled twice) with one roll too
-    few, at under 50 % confidence, so warned (vision/HISTORY.md, "Printed tablecloths")."""
+    few, at under 50 % confidence, so warned (HISTORY@3cd44f8, "Printed tablecloths")."""
     detector = load_detector()
     faces = printed_deck
     photos = []
