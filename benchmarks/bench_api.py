@@ -205,7 +205,6 @@ def free_port() -> int:
 def start_server(
     data_dir: Path, weights: Path | None, stand_in: bool, *, http: str = "auto", loop: str = "auto"
 ) -> tuple[Any, str]:
-    import httpx
 
     port = free_port()
     command = [sys.executable, "-m", "benchmarks.bench_api", "--serve", "--port", str(port)]
@@ -216,17 +215,26 @@ def start_server(
         command += ["--stand-in"]
     process = subprocess.Popen(command, cwd=ROOT)
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120
+    wait_until_serving(process, base, seconds=120)
+    return process, base
+
+
+def wait_until_serving(process: subprocess.Popen[bytes], base: str, *, seconds: float) -> None:
+    """Return once the server at `base` answers its OpenAPI page; kill it and raise if it
+    exits or does not answer within `seconds`."""
+    import httpx
+
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"the server exited with {process.returncode}")
         try:
             if httpx.get(f"{base}/openapi.json", timeout=1).status_code == 200:
-                return process, base
+                return
         except httpx.TransportError:
             time.sleep(0.2)
     process.kill()
-    raise RuntimeError("the server did not start")
+    raise RuntimeError(f"the server did not start within {seconds:.0f} s")
 
 
 # --- clients -------------------------------------------------------------------------------

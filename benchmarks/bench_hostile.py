@@ -48,6 +48,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from benchmarks.bench_api import free_port, wait_until_serving
+
 ROOT = Path(__file__).resolve().parents[1]
 MB = 1_000_000
 
@@ -55,32 +57,15 @@ MB = 1_000_000
 # --- the server ----------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def start_server(data_dir: Path, *, app_dir: Path = ROOT) -> tuple[subprocess.Popen[bytes], int]:
     """The real app under uvicorn, serving `data_dir`, with the code in `app_dir`."""
-    import httpx
-
     port = free_port()
     command = [sys.executable, "-m", "uvicorn", "api.main:create_app", "--factory"]
     command += ["--port", str(port), "--log-level", "warning"]
     env = {**os.environ, "SUSHIGO_DATA_DIR": str(data_dir), "PYTHONPATH": str(app_dir)}
     process = subprocess.Popen(command, cwd=app_dir, env=env)
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"the server exited with {process.returncode}")
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/openapi.json", timeout=1).status_code == 200:
-                return process, port
-        except httpx.TransportError:
-            time.sleep(0.2)
-    process.kill()
-    raise RuntimeError("the server did not start within 180 s")
+    wait_until_serving(process, f"http://127.0.0.1:{port}", seconds=180)
+    return process, port
 
 
 def stop_server(process: subprocess.Popen[bytes]) -> None:
