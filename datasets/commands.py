@@ -169,6 +169,8 @@ def run_synth(args: argparse.Namespace) -> int:
         raise ValueError("synth --out needs --images N")
     if args.preview is not None:
         return _preview(args)
+    # The style checks its font files first, so a bad flag is the only line printed.
+    style = _face_style(args)
     _note_the_deck(args)
     from datasets.synth import write_dataset
 
@@ -179,7 +181,7 @@ def run_synth(args: argparse.Namespace) -> int:
         size=args.size,
         workers=args.workers,
         faces_dir=args.faces,
-        style=_face_style(args),
+        style=style,
         held_out=_held_out(args),
         scene=args.scene,
         printing=args.printing,

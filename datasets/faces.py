@@ -109,6 +109,10 @@ def varied_fonts() -> tuple[Lettering, ...]:
     return FONTS + tuple(scalable) + tuple((str(f), 400) for f in files)
 
 
+# The first four bytes of a TrueType, OpenType, Apple TrueType or TrueType collection file.
+_FONT_SIGNATURES = (b"\x00\x01\x00\x00", b"OTTO", b"true", b"ttcf")
+
+
 def font_files(paths: Iterable[Path]) -> tuple[Lettering, ...]:
     """Lettering in these TrueType files only: a test of how the detector reads cards
     lettered in fonts it never saw."""
@@ -116,9 +120,11 @@ def font_files(paths: Iterable[Path]) -> tuple[Lettering, ...]:
     for path in paths:
         if not Path(path).is_file():
             raise FileNotFoundError(f"no such font file: {path}")
-        # OpenCV takes any file without complaint and then letters nothing; it names only
-        # a font it could load.
-        if not _font_face(str(path)).getName():
+        # OpenCV takes any file without complaint and then letters nothing, so the file's
+        # own signature says whether it is a font.
+        with open(path, "rb") as file:
+            signature = file.read(4)
+        if signature not in _FONT_SIGNATURES:
             raise ValueError(f"{path} is not a font file OpenCV can read (TrueType or OpenType)")
         fonts.append((str(path), 400))
     if not fonts:

@@ -44,8 +44,8 @@ TURN_KEEPS = 0.5
 # generator's photos pay the second reading (15-17 % at 15): HISTORY@3cd44f8, "Another
 # hand's photos".
 SLANT_BEYOND = 20.0
-# Where nothing, or nothing confidently (a mean under TURN_FLOOR), is found as the photo
-# lies, a quarter turn off and straightened by its slant, the cards may lie near 45
+# Where nothing confidently (a mean under TURN_FLOOR) is found as the photo lies, a
+# quarter turn off and straightened by its slant, the cards may lie near 45
 # degrees off square while the table decided the slant: card_slant reads the whole frame
 # where no card was found, and inside a few wrong boxes a striped cloth's edges still
 # outvote the cards'. The photo is then read once more turned ASKEW (with its own quarter
@@ -54,11 +54,12 @@ SLANT_BEYOND = 20.0
 # renderer's seed 8400 one photo found nothing (10 cards at 145 degrees on red stripes)
 # and one 2 of 7 cards at 0.3-0.43 (upside down at 45 degrees on stripes); turned ASKEW
 # each read all its cards. None of 1,000 photos of our generator pays it (HISTORY@3cd44f8,
-# "Printed tablecloths").
+# "Printed tablecloths"). A photo where nothing at all is found is turned ASKEW only
+# after the tiles (below) found nothing either; no other turn is tried for it.
 ASKEW = 45
-# Where nothing is found even then, the collection may be too small in the frame for the
-# finder's look at the whole photo (ten pixel-art cards in a corner of a red cloth, 0 found
-# at 480 or 640 px, 10 in the photo's top-left quarter). The photo is then looked at in
+# Where nothing is found as the photo lies, the collection may be too small in the frame
+# for the finder's look at the whole photo (ten pixel-art cards in a corner of a red
+# cloth, 0 found at 480 or 640 px, 10 in the photo's top-left quarter). The photo is then looked at in
 # 2 x 2 tiles, each TILE_SPAN of its width and height (overlapping, so that a collection
 # on a tile's edge lies whole in a neighbour), and read again on the region around what
 # they found (detector.zoom_region, as the second look), kept at TURN_FLOOR or more.
@@ -70,12 +71,15 @@ def detect_photo(photo: Photo, detector: Detector) -> tuple[Photo, Detections]:
     detections with boxes in that photo's original pixels."""
     found = detector(photo.image)
     if not len(found):
-        # Turning a photo changes how its cards are read, not whether the one-class finder
-        # sees them: a photo where nothing was found is only looked at closer, in tiles.
+        # A photo where nothing was found is looked at closer, in tiles, and then once
+        # turned ASKEW: the finder misses rows that lie diagonally and upside down.
         found = _small_collection(photo.image, detector)
-        if _mean_confidence(found) < TURN_FLOOR:
-            found = Detections.empty()
-        return photo, found.scaled(photo.scale)
+        if _mean_confidence(found) >= TURN_FLOOR:
+            return photo, found.scaled(photo.scale)
+        askew, found = _read_turned_upright(photo, ASKEW, detector)
+        if _clearly_better(found, Detections.empty()):
+            return askew, found.scaled(askew.scale)
+        return photo, Detections.empty()
     seen, detections = _upright(photo, found, detector)
     slant = round(card_slant(photo.image, found.xyxy))
     if abs(slant) > SLANT_BEYOND:

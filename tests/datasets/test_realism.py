@@ -120,4 +120,4 @@ def test_clutter_seen_near_the_horizon_gets_a_bounded_shadow(
     monkeypatch.setattr(layout, "WASABI_ON_THE_RIGHT", 0.0)
     scene = make_scene(scene_rng(4000, 495), face_pool(4000), size=2016)
     assert scene.image.shape[:2] == (2016, 1512)
-    assert any(item["over_cards"] for item in scene.meta["clutter"])
+    assert any(item.get("over_cards") for item in scene.meta["clutter"])

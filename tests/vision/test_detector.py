@@ -344,7 +344,8 @@ def test_a_small_collection_is_found_again_in_its_region(monkeypatch: pytest.Mon
     x0, y0, x1, y1 = zoom_region(first[0], (750, 1000))
     boxes, scores = detector.find_collection(image)
     # The first look at the finder's own size (what `predict` does), the second smaller.
-    assert seen == [((750, 1000), None), ((y1 - y0, x1 - x0), 480)]
+    assert seen == [((750, 1000), None), ((y1 - y0, x1 - x0), detector.zoom_size)]
+    assert detector.zoom_size < detector.info.imgsz
     np.testing.assert_array_equal(boxes, closer[0] + [x0, y0, x0, y0])
     np.testing.assert_array_equal(scores, closer[1])
 

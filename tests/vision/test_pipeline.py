@@ -181,10 +181,14 @@ def test_an_empty_table_is_not_turned_by_the_slant_of_its_grain() -> None:
 def test_a_photo_where_nothing_is_found_is_read_once_more_turned_askew(
     confidence: float,
 ) -> None:
+    """After the whole photo and its four tiles, one turn askew (with its quarter turns)
+    and no other: an empty table is looked at 9 times."""
     table = np.full((600, 800, 3), 120, np.uint8)  # no edge: no slant to go by
     askew_shape = turned_size((800, 600), ASKEW)[::-1]
+    shapes: list[tuple[int, ...]] = []
 
     def only_askew(image: np.ndarray) -> Detections:
+        shapes.append(image.shape[:2])
         if image.shape[:2] != askew_shape:
             return Detections.empty()
         return Detections(np.array([[10.0, 10, 100, 140]]), np.array([confidence]), [0])
@@ -192,8 +196,11 @@ def test_a_photo_where_nothing_is_found_is_read_once_more_turned_askew(
     seen, detections = detect_photo(photo_of(table), only_askew)
     if confidence >= TURN_FLOOR:
         assert seen.turn == ASKEW and len(detections) == 1
+        assert len(shapes) == 6, shapes  # whole, four tiles, askew (confident: no quarters)
     else:  # a faint find on an empty table is not worth turning the photo for
         assert seen.turn == 0 and len(detections) == 0
+        assert len(shapes) == 9, shapes
+    assert shapes[5] == askew_shape and askew_shape not in shapes[:5]
 
 
 @pytest.mark.parametrize(
@@ -372,11 +379,10 @@ def test_the_shipped_detector_reads_photos_taken_at_a_slant_to_the_cards(
     printed_deck: FacePool,
 ) -> None:
     """Rows of cards photographed 40 or 45 degrees off square (and 135: off square and
-    upside down): read as upright photos are, where without the slant most are not.
-
-    Six of six were read right until the classifier's twelfth round; it reads one maki of
-    seed 24682's photo at 40 degrees (turned twice, so resampled twice) with one roll too
-    few, at under 50 % confidence, so warned (HISTORY@3cd44f8, "Printed tablecloths")."""
+    upside down): read as upright photos are, and no worse than without the slant. (The
+    made-up deck's finder read most of them wrong without it; the printed deck's reads
+    all six either way, the one at 135 degrees by the askew look.) One of six may be read
+    wrong, and then says so beyond the note that it was turned."""
     detector = load_detector()
     faces = printed_deck
     photos = []
@@ -396,7 +402,7 @@ def test_the_shipped_detector_reads_photos_taken_at_a_slant_to_the_cards(
     assert all(ok or len(r.warnings) > 1 for ok, r in zip(right, readings, strict=True))
     monkeypatch.setattr(pipeline, "SLANT_BEYOND", 90.0)
     unslanted = [read_photo(photo, detector).tally == tally for photo, tally in photos]
-    assert sum(unslanted) <= 3, unslanted
+    assert sum(right) >= sum(unslanted), (right, unslanted)
 
 
 # --- light of another colour: no white balance, the networks learnt coloured light ---------
