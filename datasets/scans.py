@@ -309,13 +309,7 @@ def _grown(lab: np.ndarray, quad: np.ndarray) -> list[np.ndarray]:
         ends_a = a + xs[:, None] * ua  # (k, 2)
         ends_b = b + xs[:, None] * ub
         pts = ends_a[None] + ts[:, None, None] * (ends_b - ends_a)[None]  # (n, k, 2)
-        profile = cv2.remap(
-            lab,
-            pts[..., 0].astype(np.float32),
-            pts[..., 1].astype(np.float32),
-            cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_REPLICATE,
-        )
+        profile = _sample(lab, pts)
         # The end runs straight across the whole card: the median over its length.
         score = np.median(_step_strength(profile), axis=0)
         peak = (score >= cv2.dilate(score[None], np.ones((1, 9), np.uint8))[0]) & (
@@ -343,6 +337,17 @@ def _grown(lab: np.ndarray, quad: np.ndarray) -> list[np.ndarray]:
     return grown
 
 
+def _sample(lab: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """The image at the points `pts` (..., 2) of x, y, bilinear, the border repeated."""
+    return cv2.remap(
+        lab,
+        pts[..., 0].astype(np.float32),
+        pts[..., 1].astype(np.float32),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+
+
 def _runs_on(lab: np.ndarray, start: np.ndarray, along: np.ndarray, length: float) -> bool:
     """Whether a side of the card runs on as an edge from `start` for `length` px along
     `along`: over the whole stretch and over its last part (table beyond the card's end
@@ -362,14 +367,7 @@ def _is_edge(lab: np.ndarray, start: np.ndarray, along: np.ndarray, length: floa
     offsets = np.arange(-8.5, 8.51, 0.5)
     base = start + ts[:, None] * length * along
     pts = base[:, None, :] + offsets[None, :, None] * normal
-    profile = cv2.remap(
-        lab,
-        pts[..., 0].astype(np.float32),
-        pts[..., 1].astype(np.float32),
-        cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_REPLICATE,
-    )
-    grad = _step_strength(profile)
+    grad = _step_strength(_sample(lab, pts))
     inner = offsets[6:-6]
     on = float(np.median(grad[:, np.abs(inner) <= 1.0].max(axis=1)))
     # The quieter side: the card's own margin is flat, table texture lies on both sides
@@ -463,10 +461,7 @@ def _edge_line(
     offsets = np.arange(-reach - 3.5, reach + 3.51, 0.5)
     base = start + ts[:, None] * length * along  # (n, 2)
     pts = base[:, None, :] + offsets[None, :, None] * normal  # (n, k, 2)
-    map_x = pts[..., 0].astype(np.float32)
-    map_y = pts[..., 1].astype(np.float32)
-    profile = cv2.remap(lab, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    grad = _step_strength(profile)
+    grad = _step_strength(_sample(lab, pts))
     inner = offsets[6:-6]
     valid = np.abs(inner) <= reach
     grad[:, ~valid] = 0

@@ -42,4 +42,7 @@ def test_bench_hostile_smoke(tmp_path: Path) -> None:
     report = json.loads(report_path.read_text())
     statuses = {s for r in report["hostile"].values() for s in r["statuses"]}
     assert statuses <= {401, 413, 422} and report["ratio"] > 0
+    assert report["uploads"] == {"count": 3, "statuses": [201]}
+    memory = report["memory_mb"]
+    assert memory["start"] < memory["models_loaded"], memory  # the upload loaded networks
     assert "slowest concurrent read" in result.stdout
