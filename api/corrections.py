@@ -42,7 +42,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from api import review
 from api.database import make_engine, make_sessionmaker
-from api.games import view_collection
+from api.games import CollectionView, view_collection
 from api.models import Collection, Game, Round
 from api.settings import Settings, get_settings
 from api.storage import PhotoStore
@@ -171,19 +171,23 @@ def confirmed_collections(
     for game in games:
         for row in game.round_rows:
             for collection in sorted(row.collections, key=lambda c: c.player.seat):
-                # A review is confirmed exactly when its last event is a confirm: any
-                # later event (a correction, an undo, a new photo) un-confirms it.
-                if not collection.events or collection.events[-1].kind != review.CONFIRM:
+                # A review is confirmed when its last event is a confirm (any later
+                # correction, undo or new photo un-confirms it), or a restore that
+                # brought back a confirmed reading (confirmed then as of the restore).
+                last = collection.events[-1] if collection.events else None
+                if last is None or last.kind not in (review.CONFIRM, review.RESTORE):
                     continue
-                confirmed_at = _aware(collection.events[-1].created_at)
+                confirmed_at = _aware(last.created_at)
                 if since is not None and confirmed_at < since:
                     continue
-                found.append(_read(game, collection, confirmed_at))
+                view = view_collection(game, collection)
+                if view.state.confirmed:
+                    found.append(_read(view, confirmed_at))
     return found
 
 
-def _read(game: Game, collection: Collection, confirmed_at: datetime) -> ConfirmedCollection:
-    view = view_collection(game, collection)
+def _read(view: CollectionView, confirmed_at: datetime) -> ConfirmedCollection:
+    game, collection = view.game, view.collection
     state, assessment = view.state, view.assessment
     assert state.confirmed and state.confirmed_tally is not None
     photo = None

@@ -14,7 +14,7 @@ import hmac
 import secrets
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import select, update
@@ -259,6 +259,13 @@ def _advance(session: Session, row: Game | Round | Collection, expected: int) ->
     set_committed_value(row, "version", expected + 1)  # what the row now holds
 
 
+# Earlier readings nobody confirmed or corrected are listed only so many, the latest: each
+# is the detector's reading of a photo (GET .../photos lists every photo, and a restore
+# takes any), and a phone that retakes a photo again and again must not make every read
+# of the collection slower. Every reading a person reviewed is listed.
+UNREVIEWED_LISTED = 3
+
+
 @dataclass(frozen=True)
 class CollectionView:
     """A collection with its replayed review and the tally that stands for it."""
@@ -269,33 +276,69 @@ class CollectionView:
     state: review.ReviewState
     assessment: review.Assessment
     photo: Photo | None  # the current one
+    photos: dict[int, Photo] = field(default_factory=dict)  # every one uploaded, by id
 
     @property
     def player(self) -> Player:
         return self.collection.player
 
+    @property
+    def earlier(self) -> list[EarlierView]:
+        """The readings later photos replaced that are listed, most recently replaced
+        first: every one a person confirmed or corrected, and the last few others."""
+        kept = sorted(self.state.earlier.values(), key=lambda e: e.replaced_at, reverse=True)
+        views, others = [], 0
+        for reading in kept:
+            if not reading.state.reviewed:
+                others += 1
+                if others > UNREVIEWED_LISTED:
+                    continue
+            photo = None if reading.photo_id is None else self.photos.get(reading.photo_id)
+            assessment = _assess(self.game, self.collection, reading.state, photo)
+            views.append(EarlierView(reading, assessment, photo))
+        return views
+
+
+@dataclass(frozen=True)
+class EarlierView:
+    """A reading a later photo replaced: as it stood then, its tally and its photo."""
+
+    reading: review.Earlier
+    assessment: review.Assessment
+    photo: Photo | None
+
 
 def view_collection(game: Game, collection: Collection) -> CollectionView:
     events = [review.Event(e.seq, e.kind, e.payload) for e in collection.events]
-    # Only the latest upload counts (each one starts the review afresh): load that photo.
-    uploads = [e for e in events if e.kind == review.UPLOAD]
-    photo = None
-    if uploads:
+    # Every photo uploaded: the current one, and those whose readings were replaced
+    # (kept, and restorable). A table takes a photo or two per player and round.
+    ids = {int(e.payload["photo"]) for e in events if e.kind == review.UPLOAD}
+    photos: dict[int, Photo] = {}
+    if ids:
         session = object_session(collection)
         assert session is not None
-        photo = session.get(Photo, int(uploads[-1].payload["photo"]))
-    photos = {} if photo is None else {photo.id: photo.detections}
-    state = review.replay(events, photos)
-    row = collection.round
-    assessment = review.assess(
+        if len(ids) == 1:
+            found = [session.get(Photo, next(iter(ids)))]
+        else:
+            found = list(session.scalars(select(Photo).where(Photo.id.in_(ids))))
+        photos = {p.id: p for p in found if p is not None}
+    state = review.replay(events, {ident: p.detections for ident, p in photos.items()})
+    photo = None if state.photo_id is None else photos.get(state.photo_id)
+    assessment = _assess(game, collection, state, photo)
+    return CollectionView(game, collection.round, collection, state, assessment, photo, photos)
+
+
+def _assess(
+    game: Game, collection: Collection, state: review.ReviewState, photo: Photo | None
+) -> review.Assessment:
+    return review.assess(
         state,
         notes=[] if photo is None else [str(note) for note in photo.warnings],
         players=len(game.players),
         seat=collection.player.seat,
-        round=row.number,
+        round=collection.round.number,
         name=collection.player.name,
     )
-    return CollectionView(game, row, collection, state, assessment, photo)
 
 
 def _append(
@@ -488,8 +531,12 @@ def upload_photo(
     reading: Future[tuple[DecodedPhoto, Detections]],
     author: str | None,
     model: dict[str, Any] | None = None,
+    replace: bool = False,
 ) -> CollectionView:
     """Store a photo of a player's collection and make its detections the new draft.
+
+    A reading a person confirmed or corrected is replaced only with `replace` (else 409,
+    and nothing is stored); the reading replaced is kept, and `restore` brings it back.
 
     `reading` is the photo's decode and detection, already running on another thread
     (`api.detection.detect_in_background`). The checks that need no pixels are made
@@ -499,6 +546,10 @@ def upload_photo(
     """
     collection = writable_collection(session, game, number, seat)
     _check_version("collection", collection.version, version)
+    if not replace:
+        # Checked at `version`, which _append checks again: a correction or confirm
+        # made meanwhile makes this upload stale.
+        refuse_replacing_review(collection)
     session.commit()  # end the transaction: nothing is held during detection
 
     # Hashed and written to disk here, beside the decode on another core, rather than
@@ -545,6 +596,65 @@ def upload_photo(
     finally:
         staged.discard()  # a failed upload leaves no file behind
     return view_collection(game, collection)
+
+
+def refuse_replacing_review(collection: Collection) -> None:
+    """409 for a new reading over one a person confirmed or corrected, unless the client
+    says it means it (`replace`). Which corrections are in effect, and whether it is
+    confirmed, do not depend on the boxes: the events alone are replayed."""
+    events = [review.Event(e.seq, e.kind, e.payload) for e in collection.events]
+    state = review.replay(events, {})
+    if not state.reviewed:
+        return
+    corrections = len(state.undoable)
+    done = []
+    if state.confirmed:
+        done.append("confirmed")
+    if corrections:
+        done.append(f"corrected ({corrections} correction{'s' if corrections != 1 else ''})")
+    raise Conflict(
+        f"{collection.player.name}'s cards for round {collection.round.number} are "
+        f"{' and '.join(done)}: a new photo would replace them. Send replace=true with "
+        f"the photo to replace them anyway: they are kept, and can be restored",
+        reason="would_replace",
+        confirmed=state.confirmed,
+        corrections=corrections,
+    )
+
+
+def restore(
+    session: Session,
+    game: Game,
+    number: int,
+    seat: int,
+    *,
+    version: int,
+    photo: int | None,
+    author: str | None,
+) -> CollectionView:
+    """Bring back the reading that a later photo replaced: `photo`'s (None: the counts
+    entered before any photo), with its corrections and confirmation exactly as they
+    stood. The reading it replaces is kept in its turn, and can be restored."""
+    _, view = open_collection(session, game, number, seat)
+    _check_version("collection", view.collection.version, version)
+    state = view.state
+    if photo is not None and photo == state.photo_id:
+        raise Conflict(f"photo {photo} is the current one: there is nothing to restore")
+    kept = state.earlier.get(photo)
+    if kept is None:
+        known = ["counts" if p is None else f"photo {p}" for p in state.earlier]
+        listed = f"earlier: {', '.join(known)}" if known else "no reading was replaced"
+        what = "no counts from before a photo" if photo is None else f"no earlier photo {photo}"
+        raise NotFound(f"{what} in {view.player.name}'s round {number} cards ({listed})")
+    _append(
+        session,
+        view.collection,
+        version=version,
+        kind=review.RESTORE,
+        payload={"photo": photo, "state_at": kept.state.seq},
+        author=author,
+    )
+    return view_collection(game, view.collection)
 
 
 def get_photo(session: Session, game: Game, photo_id: int) -> Photo:

@@ -16,6 +16,7 @@ from api.schemas import (
     CollectionPublic,
     CollectionSummary,
     DetectionPublic,
+    EarlierReadingPublic,
     EventPublic,
     GameCreated,
     GamePublic,
@@ -31,7 +32,7 @@ from api.schemas import (
     TallyOut,
     utc,
 )
-from scoring import GameResult, Tally
+from scoring import GameResult, Problem, ProblemCode, Tally
 
 PREFIX = "/api/v1"
 
@@ -82,8 +83,12 @@ def game_created(game: Game, token: str) -> GameCreated:
     return GameCreated(**game_public(game, can_edit=True).model_dump(), edit_token=token)
 
 
+def photo_url(game: Game, photo: Photo) -> str:
+    return f"{game_url(game)}/photos/{photo.id}"
+
+
 def photo_public(game: Game, photo: Photo) -> PhotoPublic:
-    base = f"{game_url(game)}/photos/{photo.id}"
+    base = photo_url(game, photo)
     return PhotoPublic(
         id=photo.id,
         sha256=photo.sha256,
@@ -103,6 +108,45 @@ def collection_url(view: CollectionView) -> str:
     return f"{game_url(view.game)}/rounds/{view.round.number}/players/{view.player.seat}"
 
 
+def hand_note(problems: list[Problem]) -> str | None:
+    """The hand size check (scoring's problem, with the counts it found) in words: "8 of
+    10 cards found"; None when the cards are the hand size."""
+    for problem in problems:
+        if problem.expected is None or problem.actual is None:
+            continue
+        if problem.code == ProblemCode.TOO_FEW_CARDS:
+            return f"{problem.actual} of {problem.expected} cards found"
+        if problem.code == ProblemCode.TOO_MANY_CARDS:
+            return f"{problem.actual} cards found, {problem.expected} expected"
+    return None
+
+
+def earlier_public(view: CollectionView) -> list[EarlierReadingPublic]:
+    """The readings later photos replaced, each as it stood then (for a restore)."""
+    created = {event.seq: event.created_at for event in view.collection.events}
+    readings = []
+    for kept in view.earlier:
+        state, photo = kept.reading.state, kept.photo
+        base = None if photo is None else photo_url(view.game, photo)
+        readings.append(
+            EarlierReadingPublic(
+                photo=None if photo is None else photo.id,
+                image_url=None if base is None else f"{base}/image",
+                annotated_url=None if base is None else f"{base}/annotated.jpg",
+                taken_at=None if photo is None else utc(photo.created_at),
+                status=state.status if state.status == "confirmed" else "draft",
+                tally=TallyOut(**kept.assessment.tally.to_dict()),
+                cards=kept.assessment.tally.cards,
+                confirmed_tally=None
+                if state.confirmed_tally is None or not state.confirmed
+                else TallyOut(**_full(state.confirmed_tally)),
+                corrections=len(state.undoable),
+                replaced_at=utc(created[kept.reading.replaced_at]),
+            )
+        )
+    return readings
+
+
 def collection_public(view: CollectionView) -> CollectionPublic:
     state, assessment = view.state, view.assessment
     photo = view.photo
@@ -111,6 +155,7 @@ def collection_public(view: CollectionView) -> CollectionPublic:
         seat=view.player.seat,
         player=view.player.name,
         status=state.status,
+        reviewed=state.reviewed,
         version=view.collection.version,
         round_status=view.round.status,  # type: ignore[arg-type]
         photo=None if photo is None else photo_public(view.game, photo),
@@ -133,6 +178,7 @@ def collection_public(view: CollectionView) -> CollectionPublic:
         tally=TallyOut(**assessment.tally.to_dict()),
         cards=assessment.tally.cards,
         hand_size=games.rules_of(view.game).hand_size,
+        hand_note=hand_note(assessment.problems),
         warnings=assessment.warnings,
         problems=[ProblemPublic(**games.problem_dict(view.game, p)) for p in assessment.problems],
         confirmed_tally=None
@@ -140,6 +186,7 @@ def collection_public(view: CollectionView) -> CollectionPublic:
         else TallyOut(**_full(state.confirmed_tally)),
         can_undo=review.last_correction(state) is not None,
         annotated_url=None if photo is None else f"{collection_url(view)}/annotated.jpg",
+        earlier=earlier_public(view),
     )
 
 
@@ -185,9 +232,11 @@ def round_public(game: Game, row: Round, views: list[CollectionView]) -> RoundPu
                 seat=v.player.seat,
                 player=v.player.name,
                 status=v.state.status,
+                reviewed=v.state.reviewed,
                 version=v.collection.version,
                 tally=TallyOut(**v.assessment.tally.to_dict()),
                 cards=v.assessment.tally.cards,
+                hand_note=hand_note(v.assessment.problems),
                 photo_id=v.state.photo_id,
             )
             for v in views

@@ -6,6 +6,10 @@ switches one earlier correction off, and a confirm event freezes the tally. Repl
 same events always gives the same state, so the original detections never change and the
 whole review can be audited and undone.
 
+A new photo starts the review afresh, but the reading it replaced is kept (`earlier`:
+the boxes, counts, corrections and confirmation as they stood), and a restore event
+brings one back exactly, replacing the current reading, which is kept in its turn.
+
 This module is plain data in, plain data out: api/games.py loads the events and photos.
 """
 
@@ -31,9 +35,12 @@ SET_COUNTS: Final = "set_counts"
 ADJUST_COUNT: Final = "adjust_count"
 UNDO: Final = "undo"
 CONFIRM: Final = "confirm"
+# Bring back a reading that a later photo replaced: {"photo": id or None, "state_at": seq}
+# (None: the counts entered by hand before any photo; `state_at`: its last event's seq).
+RESTORE: Final = "restore"
 CORRECTIONS: Final[frozenset[str]] = frozenset({RELABEL, DELETE, ADD, SET_COUNTS, ADJUST_COUNT})
 KINDS: Final[tuple[str, ...]] = (
-    UPLOAD, RELABEL, DELETE, ADD, SET_COUNTS, ADJUST_COUNT, UNDO, CONFIRM,
+    UPLOAD, RELABEL, DELETE, ADD, SET_COUNTS, ADJUST_COUNT, UNDO, CONFIRM, RESTORE,
 )  # fmt: skip
 
 Status = Literal["empty", "draft", "confirmed"]
@@ -82,6 +89,10 @@ class ReviewState:
     undoable: list[int] = field(default_factory=list)  # seqs of effective corrections
     undone: set[int] = field(default_factory=set)
     touched: bool = False  # any photo or count entered at all
+    seq: int = 0  # the last event applied
+    # The readings later photos replaced, by photo id (None: counts entered before any
+    # photo), each as it stood when replaced; the current reading is never among them.
+    earlier: dict[int | None, Earlier] = field(default_factory=dict)
 
     @property
     def status(self) -> Status:
@@ -89,8 +100,39 @@ class ReviewState:
             return "confirmed"
         return "draft" if self.touched else "empty"
 
+    @property
+    def reviewed(self) -> bool:
+        """A person confirmed this reading or has a correction in effect on it: a new
+        photo replaces it only when the client says it means to."""
+        return self.confirmed or bool(self.undoable)
+
+    def copy(self) -> ReviewState:
+        """This reading alone (without `earlier`), to keep when it is replaced."""
+        return ReviewState(
+            photo_id=self.photo_id,
+            boxes=dict(self.boxes),
+            counts=dict(self.counts),
+            confirmed=self.confirmed,
+            confirmed_tally=None if self.confirmed_tally is None else dict(self.confirmed_tally),
+            next_id=self.next_id,
+            undoable=list(self.undoable),
+            undone=self.undone,
+            touched=self.touched,
+            seq=self.seq,
+        )
+
     def detections(self) -> Detections:
         return Detections.from_records(box.record() for box in self.boxes.values())
+
+
+@dataclass(frozen=True)
+class Earlier:
+    """A reading another photo replaced, as it stood then (`state`, whose `seq` is its
+    last event), and the seq of the event that replaced it."""
+
+    photo_id: int | None
+    state: ReviewState
+    replaced_at: int
 
 
 def replay(
@@ -103,7 +145,14 @@ def replay(
     state.undone = {int(e.payload["target"]) for e in ordered if e.kind == UNDO}
     for event in ordered:
         _apply(state, event, photos)
+        state.seq = event.seq
     return state
+
+
+def _keep_current(state: ReviewState, replaced_at: int) -> None:
+    """Keep the current reading among the earlier ones: a new one is taking its place."""
+    if state.photo_id is not None or state.touched:
+        state.earlier[state.photo_id] = Earlier(state.photo_id, state.copy(), replaced_at)
 
 
 def _apply(
@@ -114,6 +163,27 @@ def _apply(
         state.confirmed = True
         state.confirmed_tally = dict(payload["tally"])
         return
+    if event.kind == RESTORE:
+        wanted = None if payload["photo"] is None else int(payload["photo"])
+        kept = state.earlier.get(wanted)
+        if kept is None:  # pragma: no cover - games.restore only names a kept reading
+            return
+        _keep_current(state, event.seq)
+        del state.earlier[wanted]
+        restored = kept.state
+        state.photo_id = restored.photo_id
+        state.boxes = dict(restored.boxes)
+        state.counts = dict(restored.counts)
+        state.confirmed = restored.confirmed
+        state.confirmed_tally = (
+            None if restored.confirmed_tally is None else dict(restored.confirmed_tally)
+        )
+        state.next_id = restored.next_id
+        state.undoable = list(restored.undoable)
+        state.touched = restored.touched
+        return
+    if event.kind == UPLOAD:
+        _keep_current(state, event.seq)  # with its confirmation, before that is cleared
     state.confirmed = False
     if event.kind == UPLOAD:
         photo_id = int(payload["photo"])

@@ -296,6 +296,12 @@ class PhotoUploadForm(BaseModel):
 
     version: int = Field(ge=0, le=2**31 - 1, description="the collection's version")
     author: Author = None
+    replace: bool = Field(
+        default=False,
+        description="replace a reading a person confirmed or corrected (without it such "
+        "an upload is a 409, reason `would_replace`); the reading replaced is kept and "
+        "can be restored",
+    )
 
 
 class ModelPublic(BaseModel):
@@ -416,11 +422,38 @@ class PhotoPublic(BaseModel):
     annotated_url: str
 
 
+HAND_NOTE = (
+    "the hand size check in words when the cards are not the hand size ('8 of 10 cards "
+    "found'); null when they are"
+)
+REVIEWED = "a person confirmed or corrected this reading: a new photo needs `replace=true`"
+
+
+class EarlierReadingPublic(BaseModel):
+    """A reading a later photo replaced, kept as it stood then: POST .../restore with its
+    `photo` brings it back exactly."""
+
+    photo: int | None = Field(
+        description="its photo's id, for restore (null: counts entered by hand before any "
+        "photo); GET .../photos/{id} has the photo's record"
+    )
+    image_url: str | None = Field(description="the photo as uploaded")
+    annotated_url: str | None = Field(description="the photo with the detector's boxes drawn")
+    taken_at: datetime | None = Field(description="when the photo was uploaded")
+    status: Literal["draft", "confirmed"]
+    tally: TallyOut
+    cards: int
+    confirmed_tally: TallyOut | None
+    corrections: int = Field(description="corrections in effect on it")
+    replaced_at: datetime = Field(description="when a later photo (or restore) replaced it")
+
+
 class CollectionPublic(BaseModel):
     round: int
     seat: int
     player: str
     status: Literal["empty", "draft", "confirmed"]
+    reviewed: bool = Field(description=REVIEWED)
     version: int
     round_status: Literal["open", "recorded", "reopened"]
     photo: PhotoPublic | None
@@ -430,11 +463,17 @@ class CollectionPublic(BaseModel):
     tally: TallyOut
     cards: int
     hand_size: int
+    hand_note: str | None = Field(description=HAND_NOTE)
     warnings: list[str]
     problems: list[ProblemPublic]
     confirmed_tally: TallyOut | None
     can_undo: bool
     annotated_url: str | None
+    earlier: list[EarlierReadingPublic] = Field(
+        description="the readings later photos replaced, most recently replaced first: "
+        "every one a person confirmed or corrected, and the last 3 others (GET .../photos "
+        "lists every photo; a restore takes any of them)"
+    )
 
 
 class RelabelDetection(Strict):
@@ -508,6 +547,15 @@ class VersionedAction(Strict):
     author: Author = None
 
 
+class RestoreReading(Strict):
+    photo: Annotated[int, Field(strict=True, ge=1, le=2**31 - 1)] | None = Field(
+        description="the earlier reading's photo id (`earlier[].photo.id`); null for the "
+        "counts entered by hand before any photo",
+    )
+    version: Version
+    author: Author = None
+
+
 class RecordCreate(Strict):
     version: Version = Field(description="the round's version you last read")
     accept_problems: bool = Field(
@@ -559,9 +607,11 @@ class CollectionSummary(BaseModel):
     seat: int
     player: str
     status: Literal["empty", "draft", "confirmed"]
+    reviewed: bool = Field(description=REVIEWED)
     version: int
     tally: TallyOut
     cards: int
+    hand_note: str | None = Field(description=HAND_NOTE)
     photo_id: int | None
 
 

@@ -59,10 +59,11 @@ SLANT_BEYOND = 20.0
 ASKEW = 45
 # Where nothing is found as the photo lies, the collection may be too small in the frame
 # for the finder's look at the whole photo (ten pixel-art cards in a corner of a red
-# cloth, 0 found at 480 or 640 px, 10 in the photo's top-left quarter). The photo is then looked at in
-# 2 x 2 tiles, each TILE_SPAN of its width and height (overlapping, so that a collection
-# on a tile's edge lies whole in a neighbour), and read again on the region around what
-# they found (detector.zoom_region, as the second look), kept at TURN_FLOOR or more.
+# cloth, 0 found at 480 or 640 px, 10 in the photo's top-left quarter). The photo is
+# then looked at in 2 x 2 tiles, each TILE_SPAN of its width and height (overlapping, so
+# that a collection on a tile's edge lies whole in a neighbour), and read again on the
+# region around what they found (detector.zoom_region, as the second look), kept at
+# TURN_FLOOR or more.
 TILE_SPAN = 0.6
 
 

@@ -32,6 +32,7 @@ from api.schemas import (
     EventPublic,
     PhotoPublic,
     PhotoUploadForm,
+    RestoreReading,
     VersionedAction,
     error_response,
 )
@@ -82,8 +83,10 @@ def upload_photo(
     provider: DetectorProviderDep,
 ) -> Response:
     """Upload the player's photo for the round (multipart: `image`, `version`, optional
-    `author`): it is stored, detected, and becomes the draft (replacing an earlier
-    photo's, which stays on record)."""
+    `author` and `replace`): it is stored, detected, and becomes the draft. A reading a
+    person confirmed or corrected is replaced only with `replace=true` (else 409, reason
+    `would_replace`, and nothing is stored); the reading replaced is kept, listed in
+    `earlier`, and POST .../restore brings it back."""
     # The game is read here rather than by a dependency, and the body is serialized
     # here: every thread hand-off saved is a scheduler wake-up on a busy machine.
     # The game and the collection are checked while the photo is decoded and detected;
@@ -103,6 +106,7 @@ def upload_photo(
         reading=reading,
         author=form.fields.author,
         model=_model_stamp(provider),
+        replace=form.fields.replace,
     )
     return public.json_response(public.collection_public(view), status.HTTP_201_CREATED)
 
@@ -181,6 +185,32 @@ def confirm_tally(
 ) -> CollectionPublic:
     """Mark the player's tally final for the round."""
     view = games.confirm(session, game, number, seat, version=body.version, author=body.author)
+    return public.collection_public(view)
+
+
+@router.post("/restore", responses=WRITE_ERRORS)
+def restore_reading(
+    number: RoundNumber,
+    seat: Seat,
+    body: RestoreReading,
+    game: WritableGameDep,
+    session: SessionDep,
+) -> CollectionPublic:
+    """Bring back a reading a later photo replaced (`photo`: its id, from `earlier`),
+    with its corrections and confirmation exactly as they stood; the reading it replaces
+    is kept in `earlier` in its turn. 404 for a photo that is not among `earlier`.
+
+    `version` is the collection's.
+    """
+    view = games.restore(
+        session,
+        game,
+        number,
+        seat,
+        version=body.version,
+        photo=body.photo,
+        author=body.author,
+    )
     return public.collection_public(view)
 
 

@@ -126,6 +126,10 @@ export class Api {
   confirm(round, seat, version) {
     return this.request("POST", `${this.collection(round, seat)}/confirm`, { version });
   }
+  // Bring back a reading a later photo replaced (photo: its id; null for hand counts).
+  restore(round, seat, photo, version) {
+    return this.request("POST", `${this.collection(round, seat)}/restore`, { photo, version });
+  }
   record(round, version, acceptProblems = false) {
     return this.request("POST", `${this.game}/rounds/${round}/record`, {
       version,
@@ -138,7 +142,9 @@ export class Api {
 
   // The photo goes up with XMLHttpRequest: fetch() cannot report upload progress.
   // onProgress(fraction) while sending; onProgress(null) once sent (detection runs).
-  uploadPhoto(round, seat, file, version, onProgress) {
+  // replace: the player said yes to replacing cards they confirmed or corrected (the
+  // server refuses that otherwise, with 409 and reason "would_replace").
+  uploadPhoto(round, seat, file, version, onProgress, replace = false) {
     return new Promise((resolve, reject) => {
       const xhr = new XMLHttpRequest();
       xhr.open("POST", `${this.collection(round, seat)}/photos`);
@@ -158,6 +164,7 @@ export class Api {
       const form = new FormData();
       form.append("image", file, file.name || "photo.jpg");
       form.append("version", String(version));
+      if (replace) form.append("replace", "true");
       xhr.send(form);
     });
   }

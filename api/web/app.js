@@ -411,17 +411,59 @@ function undo() {
   return collectionWrite((api, c) => api.undo(c.round, c.seat, c.version));
 }
 
+// A hand that is not the hand size is confirmed only once the player says so, in the
+// server's words ("8 of 10 cards found"), read after the writes already queued.
 function confirmTally() {
+  return queue.then(() => {
+    const c = app.collection;
+    if (!c) return null;
+    if (!c.hand_note) return sendConfirm();
+    openSheet(
+      h("h2", {}, `${c.player}'s cards`),
+      h("p", { "data-testid": "confirm-question" }, `${c.hand_note}: confirm anyway?`),
+      h(
+        "div",
+        { class: "actions" },
+        h(
+          "button",
+          {
+            class: "button primary",
+            "data-testid": "confirm-anyway",
+            onclick: () => {
+              closeSheet();
+              sendConfirm();
+            },
+          },
+          "Confirm anyway",
+        ),
+        h("button", { class: "button", "data-testid": "confirm-cancel", onclick: () => closeSheet() }, "Keep reviewing"),
+      ),
+    );
+    return null;
+  });
+}
+
+function sendConfirm() {
   const { player: name, round: number, seat } = app.collection;
   const shown = () => app.collection?.round === number && app.collection?.seat === seat;
   return write(async () => {
     const current = shown() ? app.collection : await app.api.readCollection(number, seat);
     const result = await app.api.confirm(number, seat, current.version);
-    toast(`${name}'s cards are confirmed.`, "info");
+    toast(`${name}'s cards are confirmed${result.hand_note ? ` (${result.hand_note})` : ""}.`, "info");
     if (shown()) {
       app.collection = result;
       await go({ game: app.game.id, round: number });
     }
+  });
+}
+
+// Bring back a reading a newer photo replaced, with its corrections and confirmation.
+function restoreReading(earlier) {
+  return collectionWrite(async (api, c) => {
+    const result = await api.restore(c.round, c.seat, earlier.photo, c.version);
+    const what = earlier.photo === null ? "The cards counted by hand are" : "The earlier photo is";
+    toast(`${what} back${earlier.status === "confirmed" ? ", confirmed as before" : ""}.`, "info");
+    return result;
   });
 }
 
@@ -444,7 +486,9 @@ function recordRound(acceptProblems) {
       throw error;
     }
     app.recordProblems = null;
-    toast(`Round ${number} is recorded.`, "info");
+    const short = app.round.collections.filter((c) => c.hand_note);
+    const named = short.map((c) => `${c.player}: ${c.hand_note}`).join("; ");
+    toast(`Round ${number} is recorded.${named ? ` ${named}.` : ""}`, "info");
     await go({ game: app.game.id, round: number }, { replace: true });
   });
 }
@@ -466,7 +510,7 @@ function photoInputs(number, seat, name, options = {}) {
   const picked = (event) => {
     const file = event.target.files?.[0];
     event.target.value = "";
-    if (file) uploadPhoto(number, seat, name, file);
+    if (file) pickedPhoto(number, seat, name, file);
   };
   const size = compact ? " compact" : "";
   return [
@@ -513,7 +557,50 @@ function cameraIcon() {
   );
 }
 
-function uploadPhoto(number, seat, name, file) {
+// What a new photo would replace for this player, as this phone last read it: null when
+// no card a person confirmed or corrected is at stake. The server checks again (a 409
+// with reason "would_replace"), and the upload asks then.
+function atStake(number, seat) {
+  const c = app.collection;
+  if (c?.round === number && c?.seat === seat) {
+    return c.reviewed ? { confirmed: c.status === "confirmed", photo: Boolean(c.photo) } : null;
+  }
+  const summary = app.round?.number === number ? app.round.collections.find((x) => x.seat === seat) : null;
+  if (!summary?.reviewed) return null;
+  return { confirmed: summary.status === "confirmed", photo: summary.photo_id !== null };
+}
+
+function pickedPhoto(number, seat, name, file) {
+  const stake = atStake(number, seat);
+  if (stake) askReplace(number, seat, name, file, stake);
+  else uploadPhoto(number, seat, name, file);
+}
+
+function askReplace(number, seat, name, file, stake) {
+  const kept = stake.photo
+    ? "The earlier photo is kept and can be restored."
+    : "The cards counted by hand are kept and can be restored.";
+  openSheet(
+    h("h2", {}, `${name}'s photo`),
+    h(
+      "p",
+      { "data-testid": "replace-question" },
+      `Replace your ${stake.confirmed ? "confirmed" : "corrected"} cards? ${kept}`,
+    ),
+    h(
+      "div",
+      { class: "actions" },
+      h(
+        "button",
+        { class: "button primary", "data-testid": "replace-yes", onclick: () => uploadPhoto(number, seat, name, file, true) },
+        "Replace",
+      ),
+      h("button", { class: "button", "data-testid": "replace-no", onclick: () => closeSheet() }, "Keep them"),
+    ),
+  );
+}
+
+function uploadPhoto(number, seat, name, file, replace = false) {
   app.uploading = true;
   const bar = h("progress", { max: 100, value: 0, "data-testid": "upload-progress" });
   const label = h("p", { class: "progress-label", "aria-live": "polite" }, "Preparing the photo…");
@@ -531,7 +618,7 @@ function uploadPhoto(number, seat, name, file) {
     actions.replaceChildren(
       h(
         "button",
-        { class: "button primary", onclick: () => uploadPhoto(number, seat, name, file) },
+        { class: "button primary", onclick: () => uploadPhoto(number, seat, name, file, replace) },
         "Try again",
       ),
       h("button", { class: "button", onclick: () => closeSheet() }, "Cancel"),
@@ -540,13 +627,21 @@ function uploadPhoto(number, seat, name, file) {
   };
   setBusy(1);
   queue = queue.then(async () => {
+    let current = null;
+    // Another phone confirmed or corrected these cards since this one looked: ask.
+    const ask = (confirmed) => {
+      app.uploading = false;
+      askReplace(number, seat, name, file, { confirmed, photo: Boolean(current?.photo) });
+    };
     try {
       // The version to replace is read fresh: another phone may have changed the draft.
-      const [current, photo] = await Promise.all([
-        app.api.readCollection(number, seat),
-        photoForUpload(file),
-      ]);
-      const result = await app.api.uploadPhoto(number, seat, photo, current.version, (part) => {
+      let photo;
+      [current, photo] = await Promise.all([app.api.readCollection(number, seat), photoForUpload(file)]);
+      if (current.reviewed && !replace) {
+        ask(current.status === "confirmed");
+        return;
+      }
+      const progress = (part) => {
         if (part === null) {
           bar.removeAttribute("value");
           label.textContent = "Finding the cards…";
@@ -554,7 +649,8 @@ function uploadPhoto(number, seat, name, file) {
           bar.value = Math.round(part * 100);
           label.textContent = `Uploading… ${Math.round(part * 100)} %`;
         }
-      });
+      };
+      const result = await app.api.uploadPhoto(number, seat, photo, current.version, progress, replace);
       app.uploading = false;
       closeSheet();
       app.collection = result;
@@ -569,6 +665,8 @@ function uploadPhoto(number, seat, name, file) {
         app.uploading = false;
         closeSheet();
         await writeFailed(error);
+      } else if (error instanceof ApiError && error.status === 409 && error.body?.reason === "would_replace") {
+        ask(Boolean(error.body.confirmed));
       } else {
         fail(error instanceof ApiError ? error : new ApiError(0, String(error)));
       }
@@ -1342,8 +1440,49 @@ function reviewScreen() {
     h("div", { class: "review-status" }, status, handCheck(c)),
     ...notes,
     h("div", { class: "review" }, photoSide, tallySide),
+    earlierList(c, editable),
     bar,
   ];
+}
+
+// The readings newer photos replaced, kept as they were: each can be brought back.
+function earlierList(c, editable) {
+  if (!c.earlier?.length) return null;
+  const at = (iso) => new Date(iso).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  return h(
+    "section",
+    { class: "earlier", "data-testid": "earlier" },
+    h("h2", {}, c.earlier.length === 1 ? "Earlier photo" : "Earlier photos"),
+    h("p", { class: "hint" }, "Kept as they were when a newer photo replaced them. Restore brings one back, corrections and all."),
+    h(
+      "ul",
+      { class: "earlier-list" },
+      c.earlier.map((e) => {
+        const key = e.photo ?? "counts";
+        const thumb = e.image_url
+          ? h("img", { src: e.image_url, alt: `An earlier photo of ${c.player}'s cards`, loading: "lazy", class: "thumb" })
+          : h("span", { class: "thumb counted" }, "Counted by hand");
+        // A photo the browser cannot show (HEIC outside Safari): the server's JPEG.
+        if (e.annotated_url) thumb.addEventListener("error", () => (thumb.src = e.annotated_url), { once: true });
+        return h(
+          "li",
+          { class: "earlier-item", "data-testid": `earlier-${key}` },
+          thumb,
+          h(
+            "div",
+            { class: "earlier-text" },
+            h("strong", {}, e.status === "confirmed" ? "Confirmed" : "Not confirmed"),
+            ` · ${e.cards} of ${c.hand_size} cards`,
+            e.corrections ? ` · ${plural(e.corrections, "correction")}` : "",
+            h("small", {}, `Replaced at ${at(e.replaced_at)}`),
+          ),
+          editable
+            ? h("button", { class: "button compact", "data-testid": `restore-${key}`, onclick: () => restoreReading(e) }, "Restore")
+            : null,
+        );
+      }),
+    ),
+  );
 }
 
 function handCheck(c) {

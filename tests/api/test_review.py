@@ -143,7 +143,10 @@ def test_reupload_replaces_the_draft_and_keeps_the_old_photo(
     table.correct(1, 1, action="delete", detection=1)
     records = boxes_for(["dumpling"] * 5 + ["maki_3"] * 4)
     detector.register((902, 700), records)
-    response = table.upload(1, 1, make_photo((902, 700), records))
+    # A corrected draft is replaced only when the upload says so (tests/api/
+    # test_replace_photo.py has the rest).
+    assert table.upload(1, 1, make_photo((902, 700), records)).status_code == 409
+    response = table.upload(1, 1, make_photo((902, 700), records), replace="true")
     assert response.status_code == 201
     draft = response.json()
     assert draft["tally"]["dumpling"] == 5 and draft["tally"]["tempura"] == 0
@@ -234,7 +237,7 @@ def test_a_change_during_detection_makes_the_upload_409_and_stores_nothing(
         return inner(image)
 
     table.client.app.dependency_overrides[get_detector] = lambda: busy_detector  # type: ignore[attr-defined]
-    response = table.upload(1, 1, make_photo((905, 700)), version=version)
+    response = table.upload(1, 1, make_photo((905, 700)), version=version, replace="true")
     assert response.status_code == 409, response.text
     state = table.collection(1, 1)
     assert state["photo"] is None and state["counts"] == {"tempura": 2, "sashimi": 3}
@@ -257,7 +260,7 @@ def test_a_round_recorded_during_detection_takes_no_upload(
         return detector(image)
 
     table.client.app.dependency_overrides[get_detector] = lambda: recording_detector  # type: ignore[attr-defined]
-    response = table.upload(1, 1, make_photo((906, 700)), version=version)
+    response = table.upload(1, 1, make_photo((906, 700)), version=version, replace="true")
     assert response.status_code == 409, response.text
     assert "recorded" in response.json()["detail"]
     assert table.collection(1, 1)["status"] == "confirmed"

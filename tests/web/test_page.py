@@ -166,6 +166,27 @@ def tap_box(page: Any, labels: tuple[str, ...], avoid: set[int]) -> dict[str, An
     return box
 
 
+# After a tap on Confirm: the question a hand that is not the hand size asks, or the
+# round the page goes back to once the cards are confirmed.
+CONFIRM_SETTLED = """() => document.querySelector('[data-testid="confirm-question"]')
+  || !document.querySelector('[data-testid="confirm"]')"""
+
+
+def confirm(page: Any, counted: dict[str, int], hand: int = HAND) -> None:
+    """Tap Confirm. A hand that is not the hand size asks first, in words ("8 of 10
+    cards found: confirm anyway?"), and is confirmed anyway; one that is asks nothing."""
+    page.get_by_test_id("confirm").click()
+    page.wait_for_function(CONFIRM_SETTLED)
+    question = page.get_by_test_id("confirm-question")
+    found = cards(counted)
+    if found == hand:
+        assert question.count() == 0
+        return
+    words = f"{found} of {hand} cards found" if found < hand else f"{found} cards found"
+    assert words in question.inner_text() and "confirm anyway?" in question.inner_text()
+    page.get_by_test_id("confirm-anyway").click()
+
+
 def record(page: Any, number: int) -> None:
     page.get_by_test_id("record-round").click()
     idle(page)
@@ -262,7 +283,7 @@ def test_a_whole_game_on_a_phone(server: Server, browser: Any, photos: list[list
             if (number, seat) == (2, 1):
                 survive_a_lost_connection(context, page)
             confirmed.append(counts(page))
-            page.get_by_test_id("confirm").click()
+            confirm(page, confirmed[-1])
             page.get_by_test_id(f"player-status-{seat}").wait_for()
             assert "Confirmed" in page.get_by_test_id(f"player-status-{seat}").inner_text()
         tallies.append(confirmed)
@@ -292,7 +313,7 @@ def test_a_whole_game_on_a_phone(server: Server, browser: Any, photos: list[list
     page.get_by_test_id("plus-egg").click()
     after = counts(page)
     assert after == {**before, "egg": before["egg"] + 1}
-    page.get_by_test_id("confirm").click()
+    confirm(page, after)
     page.get_by_test_id("player-status-2").wait_for()
     tallies[0][1] = after
     record(page, 1)
@@ -475,6 +496,10 @@ def test_counting_by_hand_like_the_calculator(server: Server, browser: Any) -> N
     }
     assert "9 cards expected, 5 found" in page.get_by_test_id("hand-check").inner_text()
     page.get_by_test_id("confirm").click()
+    question = page.get_by_test_id("confirm-question")
+    assert question.inner_text() == "5 of 9 cards found: confirm anyway?"
+    page.get_by_test_id("confirm-anyway").click()
+    page.get_by_test_id("player-status-1").wait_for()
     assert "Confirmed · 5 of 9 cards" in page.get_by_test_id("player-status-1").inner_text()
     assert "(1 of 3 confirmed)" in page.get_by_test_id("record-round").inner_text()
     page.get_by_test_id("round-tab-2").click()
