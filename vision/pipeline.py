@@ -55,7 +55,7 @@ SLANT_BEYOND = 20.0
 # and one 2 of 7 cards at 0.3-0.43 (upside down at 45 degrees on stripes); turned ASKEW
 # each read all its cards. None of 1,000 photos of our generator pays it (HISTORY@3cd44f8,
 # "Printed tablecloths"). A photo where nothing at all is found is turned ASKEW only
-# after the tiles (below) found nothing either; no other turn is tried for it.
+# after the tiles (below) and its quarter turns found nothing either.
 ASKEW = 45
 # Where nothing is found as the photo lies, the collection may be too small in the frame
 # for the finder's look at the whole photo (ten pixel-art cards in a corner of a red
@@ -72,11 +72,15 @@ def detect_photo(photo: Photo, detector: Detector) -> tuple[Photo, Detections]:
     detections with boxes in that photo's original pixels."""
     found = detector(photo.image)
     if not len(found):
-        # A photo where nothing was found is looked at closer, in tiles, and then once
-        # turned ASKEW: the finder misses rows that lie diagonally and upside down.
+        # A photo where nothing was found is looked at closer, in tiles, then turned a
+        # quarter at a time and once ASKEW: the printed deck's finder can find nothing on
+        # a photo on its side or upside down (tests/vision/test_pipeline.py).
         found = _small_collection(photo.image, detector)
         if _mean_confidence(found) >= TURN_FLOOR:
             return photo, found.scaled(photo.scale)
+        turned, found = _upright(photo, Detections.empty(), detector)
+        if len(found):
+            return turned, found.scaled(turned.scale)
         askew, found = _read_turned_upright(photo, ASKEW, detector)
         if _clearly_better(found, Detections.empty()):
             return askew, found.scaled(askew.scale)
