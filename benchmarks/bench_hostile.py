@@ -27,6 +27,11 @@ reads vary from 5 to 35 ms on their own):
   request's slowest concurrent read 27-69 ms against 21-36 ms idle: ratio 0.75, 1.66,
   1.72, 1.94, 2.6, 3.22 (the machine's noise decides which request is the worst); server
   memory 136.5 -> 139.5-140.0 MB.
+- with 100 uploads after them (twenty-first session, `--repeat 1 --reads 50`, one run):
+  server memory 120.6 MB at start, 264.5 MB once the first upload loaded the networks,
+  337.7 MB after the hostile requests and 101 uploads (all 201): +73 MB since the networks
+  loaded, +217 MB since the start; that run's worst ratio 8.65x (66.6 ms against 7.7 ms
+  idle, a lone surrogate in a name).
 """
 
 from __future__ import annotations
