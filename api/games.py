@@ -308,8 +308,13 @@ class EarlierView:
     photo: Photo | None
 
 
+def _events(collection: Collection) -> list[review.Event]:
+    """The collection's review events as review.py replays them."""
+    return [review.Event(e.seq, e.kind, e.payload) for e in collection.events]
+
+
 def view_collection(game: Game, collection: Collection) -> CollectionView:
-    events = [review.Event(e.seq, e.kind, e.payload) for e in collection.events]
+    events = _events(collection)
     # Every photo uploaded: the current one, and those whose readings were replaced
     # (kept, and restorable). A table takes a photo or two per player and round.
     ids = {int(e.payload["photo"]) for e in events if e.kind == review.UPLOAD}
@@ -602,7 +607,7 @@ def refuse_replacing_review(collection: Collection) -> None:
     """409 for a new reading over one a person confirmed or corrected, unless the client
     says it means it (`replace`). Which corrections are in effect, and whether it is
     confirmed, do not depend on the boxes: the events alone are replayed."""
-    events = [review.Event(e.seq, e.kind, e.payload) for e in collection.events]
+    events = _events(collection)
     state = review.replay(events, {})
     if not state.reviewed:
         return

@@ -15,6 +15,7 @@ This module is plain data in, plain data out: api/games.py loads the events and 
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -108,21 +109,26 @@ class ReviewState:
 
     def copy(self) -> ReviewState:
         """This reading alone (without `earlier`), to keep when it is replaced."""
-        return ReviewState(
-            photo_id=self.photo_id,
-            boxes=dict(self.boxes),
-            counts=dict(self.counts),
-            confirmed=self.confirmed,
-            confirmed_tally=None if self.confirmed_tally is None else dict(self.confirmed_tally),
-            next_id=self.next_id,
-            undoable=list(self.undoable),
-            undone=self.undone,
-            touched=self.touched,
-            seq=self.seq,
-        )
+        kept = ReviewState(undone=self.undone, seq=self.seq)
+        kept.take(self)
+        return kept
+
+    def take(self, other: ReviewState) -> None:
+        """Make `other`'s reading this one's (a restore); `earlier`, `undone` (the whole
+        log's) and `seq` stay this state's own."""
+        for name in _READING:
+            setattr(self, name, copy.copy(getattr(other, name)))
 
     def detections(self) -> Detections:
         return Detections.from_records(box.record() for box in self.boxes.values())
+
+
+# What a reading is: what a restore brings back and a replaced reading keeps (each
+# copied, so that neither shares a dict or list with the other).
+_READING: Final[tuple[str, ...]] = (
+    "photo_id", "boxes", "counts", "confirmed", "confirmed_tally", "next_id", "undoable",
+    "touched",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -170,17 +176,7 @@ def _apply(
             return
         _keep_current(state, event.seq)
         del state.earlier[wanted]
-        restored = kept.state
-        state.photo_id = restored.photo_id
-        state.boxes = dict(restored.boxes)
-        state.counts = dict(restored.counts)
-        state.confirmed = restored.confirmed
-        state.confirmed_tally = (
-            None if restored.confirmed_tally is None else dict(restored.confirmed_tally)
-        )
-        state.next_id = restored.next_id
-        state.undoable = list(restored.undoable)
-        state.touched = restored.touched
+        state.take(kept.state)
         return
     if event.kind == UPLOAD:
         _keep_current(state, event.seq)  # with its confirmation, before that is cleared

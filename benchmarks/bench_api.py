@@ -205,7 +205,6 @@ def free_port() -> int:
 def start_server(
     data_dir: Path, weights: Path | None, stand_in: bool, *, http: str = "auto", loop: str = "auto"
 ) -> tuple[Any, str]:
-
     port = free_port()
     command = [sys.executable, "-m", "benchmarks.bench_api", "--serve", "--port", str(port)]
     command += ["--data-dir", str(data_dir), "--http", http, "--loop", loop]

@@ -33,12 +33,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from datasets.deck import CHECKOUT_DECK
+
 if TYPE_CHECKING:
     from vision.detector import ModelInfo
     from vision.reading import Reading
 
 os.environ.setdefault("YOLO_OFFLINE", "1")
-PRINTED_DECK = Path(__file__).resolve().parents[2] / "shared" / "decks" / "original"
 
 
 # What the service process does: load the fast path, read photos. No generator, no torch.
@@ -134,7 +135,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--weights", type=Path, help="weights folder (default: the shipped one)")
     parser.add_argument("--stages", action="store_true", help="time each stage of the fast path")
-    parser.add_argument("--faces", type=Path, default=PRINTED_DECK, help="the deck folder")
+    parser.add_argument("--faces", type=Path, default=CHECKOUT_DECK, help="the deck folder")
     args = parser.parse_args()
     if not args.faces.is_dir():
         parser.error(f"no deck folder at {args.faces}: give the printed deck's scans as --faces")

@@ -293,16 +293,10 @@ def table_photos(count: int = 4) -> list[bytes]:
     import cv2
     import numpy as np
 
-    from datasets.faces import FacePool
+    from datasets.deck import table_faces
     from datasets.scene import make_scene
 
-    deck = ROOT.parent / "shared" / "decks" / "original"
-    if deck.is_dir():
-        from datasets.deck import load_deck
-
-        faces = load_deck(deck)
-    else:
-        faces = FacePool.rendered(11, per_kind=2)
+    faces = table_faces()
     rng = np.random.default_rng(29)
     photos = []
     for _ in range(count):

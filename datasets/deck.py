@@ -20,6 +20,8 @@ from datasets.faces import FacePool, as_rgba
 from scoring.cards import CARD_KINDS
 
 BACK = "back"
+# The printed deck's scans where a checkout has them (../shared beside it), never in git.
+CHECKOUT_DECK = Path(__file__).resolve().parents[2] / "shared" / "decks" / "original"
 
 
 def _read_face(path: Path) -> np.ndarray:
@@ -70,3 +72,11 @@ def deck_manifest(folder: Path) -> dict[str, str]:
         for paths in deck_files(folder).values()
         for path in paths
     }
+
+
+def table_faces(folder: Path = CHECKOUT_DECK) -> FacePool:
+    """The deck in `folder` where it is at hand, else the procedural one: for photos about
+    the product around a reading (pages, uploads, memory), not about reading its cards."""
+    if folder.is_dir():
+        return load_deck(folder)
+    return FacePool.rendered(11, per_kind=2)

@@ -9,13 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from datasets.deck import CHECKOUT_DECK, table_faces
 from datasets.faces import FacePool
-
-SHARED_DECK = Path(__file__).resolve().parents[2] / "shared" / "decks" / "original"
 
 
 def deck_folder() -> Path:
-    return Path(os.environ.get("SUSHIGO_DECK", SHARED_DECK))
+    return Path(os.environ.get("SUSHIGO_DECK", CHECKOUT_DECK))
 
 
 def pytest_report_header() -> str:
@@ -47,9 +46,4 @@ def printed_deck(printed_deck_folder: Path) -> FacePool:
 def table_deck() -> FacePool:
     """The printed deck where at hand, else the procedural one: for tests about the
     product around a photo (pages, uploads), not about reading its cards."""
-    folder = deck_folder()
-    if folder.is_dir():
-        from datasets.deck import load_deck
-
-        return load_deck(folder)
-    return FacePool.rendered(11, per_kind=2)
+    return table_faces(deck_folder())
