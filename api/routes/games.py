@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response, status
 
-from api import games, public, revisions
+from api import games, public, revisions, sheet
 from api.deps import EditTokenDep, GameDep, SessionDep, WritableGameDep
 from api.limits import JsonBodyRoute
 from api.schemas import (
@@ -96,3 +96,25 @@ def read_standings(game: GameDep, request: Request, response: Response) -> Any:
         return revisions.not_modified(tag)
     revisions.cache_headers(response, tag)
     return public.standings_public(game, games.standings(game))
+
+
+@router.get(
+    "/{game_id}/sheet.csv",
+    response_class=Response,
+    responses={
+        200: {"content": {"text/csv": {}}, "description": "the score sheet as CSV"},
+        **NOT_MODIFIED,
+        404: WRITE_ERRORS[404],
+    },
+)
+def read_sheet(game: GameDep, request: Request) -> Response:
+    """The score sheet as CSV for a spreadsheet: a header row, then one row per player
+    (seat, name, each round, pudding cards, dessert, total, winner). Needs no token: the
+    view link reads it. Carries the game's revision as its ETag."""
+    tag = revisions.etag(revisions.game_revision(game), variant="csv")
+    if revisions.matches(request, tag):
+        return revisions.not_modified(tag)
+    response = Response(sheet.sheet_csv(game, games.standings(game)), media_type=sheet.MEDIA_TYPE)
+    response.headers["Content-Disposition"] = f'attachment; filename="{sheet.sheet_filename(game)}"'
+    revisions.cache_headers(response, tag)
+    return response
