@@ -86,3 +86,25 @@ KIND_NAMES: Final = MappingProxyType(
         "chopsticks": "chopsticks",
     }
 )
+
+# Each tally key as the table says it, capitalised for a label or a heading: the annotated
+# photo draws these; api/web/cards.js spells the same names (tests/api check they agree).
+TALLY_NAMES: Final = MappingProxyType(
+    {
+        "tempura": "Tempura",
+        "sashimi": "Sashimi",
+        "dumpling": "Dumpling",
+        "maki_1": "Maki, 1 roll",
+        "maki_2": "Maki, 2 rolls",
+        "maki_3": "Maki, 3 rolls",
+        "egg": "Egg nigiri",
+        "salmon": "Salmon nigiri",
+        "squid": "Squid nigiri",
+        "egg_on_wasabi": "Egg on wasabi",
+        "salmon_on_wasabi": "Salmon on wasabi",
+        "squid_on_wasabi": "Squid on wasabi",
+        "wasabi": "Wasabi (no nigiri on it)",
+        "chopsticks": "Chopsticks",
+        "pudding": "Pudding",
+    }
+)

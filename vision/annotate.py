@@ -7,13 +7,14 @@ thumbnail read alike.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, NamedTuple
 
 import cv2
 import numpy as np
 
+from scoring.cards import STACKS, TALLY_NAMES
 from vision.boxes import intersections
-from vision.labels import LABELS
+from vision.labels import LABEL_ID, LABELS
 from vision.reading import Reading
 
 # One colour (BGR) per label, in LABELS order: kinds of one family (maki, nigiri and
@@ -47,16 +48,47 @@ def annotate(image: np.ndarray, reading: Reading) -> np.ndarray:
     canvas = _as_bgr(image).copy()
     style = _Style.for_image(canvas)
     detections = reading.detections
-    rows = list(zip(detections.xyxy, detections.class_id, detections.confidence, strict=True))
     # Frames, then stack links, then label tags: no line crosses a label.
-    for box, class_id, _ in rows:
+    for box, class_id in zip(detections.xyxy, detections.class_id, strict=True):
         _draw_frame(canvas, style, box, int(class_id))
     for wasabi, nigiri in reading.stacks:
         _draw_link(canvas, style, detections.xyxy[wasabi], detections.xyxy[nigiri])
-    for box, class_id, confidence in rows:
-        _draw_tag(canvas, style, box, int(class_id), float(confidence))
+    for tag in tags(reading):
+        _draw_tag(canvas, style, tag)
     _draw_panel(canvas, style, reading)
     return canvas
+
+
+class Tag(NamedTuple):
+    """One label drawn on the photo: its words, where (a box's top edge) and its colour."""
+
+    text: str
+    box: np.ndarray
+    class_id: int
+
+
+def tags(reading: Reading) -> list[Tag]:
+    """A tag per card box in the names people use ("Egg nigiri 91%"); a stack is one thing
+    with one tag ("Salmon on wasabi 88%", the nigiri's confidence) on top of both of its
+    boxes, its wasabi strip tagless, so that no tag says "wasabi" of a wasabi under a
+    nigiri (it is not counted as one)."""
+    detections = reading.detections
+    under = {wasabi: nigiri for wasabi, nigiri in reading.stacks}
+    on = {nigiri: wasabi for wasabi, nigiri in reading.stacks}
+    result = []
+    for index, (box, class_id, confidence) in enumerate(
+        zip(detections.xyxy, detections.class_id, detections.confidence, strict=True)
+    ):
+        if index in under:
+            continue
+        label = LABELS[int(class_id)]
+        if index in on:
+            label = label if label in STACKS else f"{label}_on_wasabi"
+            wasabi = detections.xyxy[on[index]]
+            box = np.concatenate([np.minimum(box[:2], wasabi[:2]), np.maximum(box[2:], wasabi[2:])])
+        text = f"{TALLY_NAMES[label]} {float(confidence):.0%}"
+        result.append(Tag(text, box, LABEL_ID[label]))
+    return result
 
 
 def encode_jpeg(image: np.ndarray, quality: int = 85) -> bytes:
@@ -106,13 +138,11 @@ def _draw_frame(canvas: np.ndarray, style: _Style, box: np.ndarray, class_id: in
     cv2.rectangle(canvas, (x1, y1), (x2, y2), COLOURS[class_id], style.line, cv2.LINE_AA)
 
 
-def _draw_tag(
-    canvas: np.ndarray, style: _Style, box: np.ndarray, class_id: int, confidence: float
-) -> None:
+def _draw_tag(canvas: np.ndarray, style: _Style, tag: Tag) -> None:
     """The label and confidence on a tag in the box's colour, on its top edge."""
-    colour = COLOURS[class_id]
-    x1, y1 = round(float(box[0])), round(float(box[1]))
-    text = f"{LABELS[class_id]} {confidence:.0%}"
+    colour = COLOURS[tag.class_id]
+    x1, y1 = round(float(tag.box[0])), round(float(tag.box[1]))
+    text = tag.text
     width, height, depth = style.text_size(text)
     tag_h = height + depth + 2 * style.pad
     # The tag sits on the box's top edge, outside the box when there is room above it.
@@ -147,7 +177,11 @@ def _draw_panel(canvas: np.ndarray, style: _Style, reading: Reading) -> None:
     so that they read over any photo, in the corner where it hides the least of the
     cards (top left when it hides none)."""
     lines = [(f"{reading.cards} cards", PANEL_TEXT)]
-    lines += [(f"{key}: {count}", PANEL_TEXT) for key, count in reading.tally.items() if count]
+    lines += [
+        (f"{TALLY_NAMES.get(key, key)}: {count}", PANEL_TEXT)
+        for key, count in reading.tally.items()
+        if count
+    ]
     lines += [(f"! {warning}", WARNING_TEXT) for warning in reading.warnings]
     max_width = canvas.shape[1] - 4 * style.pad
     texts = [(_fit(text, style, max_width), colour) for text, colour in lines]
