@@ -231,7 +231,8 @@ def wait_until_serving(process: subprocess.Popen[bytes], base: str, *, seconds: 
             if httpx.get(f"{base}/openapi.json", timeout=1).status_code == 200:
                 return
         except httpx.TransportError:
-            time.sleep(0.2)
+            pass
+        time.sleep(0.2)
     process.kill()
     raise RuntimeError(f"the server did not start within {seconds:.0f} s")
 

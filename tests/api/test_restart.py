@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,15 +16,10 @@ from typing import Any
 import httpx
 import pytest
 
+from benchmarks.bench_api import free_port, wait_until_serving
 from tests.api.conftest import make_photo
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @contextmanager
@@ -40,19 +33,12 @@ def server(command: Sequence[str], port: int, env: dict[str, str]) -> Iterator[h
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 180
-        while True:
-            if process.poll() is not None:
-                output = process.stdout.read().decode() if process.stdout else ""
-                pytest.fail(f"the server exited with {process.returncode}:\n{output}")
-            try:
-                if httpx.get(f"{base}/openapi.json", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail("the server did not start within 180 s")
-            time.sleep(0.2)
+        try:
+            wait_until_serving(process, base, seconds=180)
+        except RuntimeError as error:
+            process.wait()  # killed on a timeout; read what it said either way
+            output = process.stdout.read().decode() if process.stdout else ""
+            pytest.fail(f"{error}:\n{output}")
         with httpx.Client(base_url=base, timeout=120) as client:
             yield client
     finally:
