@@ -46,3 +46,18 @@ def test_bench_hostile_smoke(tmp_path: Path) -> None:
     memory = report["memory_mb"]
     assert memory["start"] < memory["models_loaded"], memory  # the upload loaded networks
     assert "slowest concurrent read" in result.stdout
+
+
+def test_probe_hostile_quick() -> None:
+    """Issue 29's probe against its own `sushigo serve`, without the 14 MB / 25 MB bodies."""
+    result = subprocess.run(
+        [sys.executable, "-m", "benchmarks.probe_hostile", "--quick"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    last = result.stdout.strip().splitlines()[-1]
+    assert last.startswith("PASS: ") and "0 problems" in last, result.stdout
+    assert "FAIL" not in result.stdout
