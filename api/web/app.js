@@ -14,7 +14,7 @@ import {
   categoryName,
 } from "./cards.js";
 import { totalsChart } from "./chart.js";
-import { photoForUpload } from "./photo.js";
+import { photoForUpload, uploadFailure } from "./photo.js";
 
 const POLL_MS = 5000;
 const GAME_ID = /^[A-Za-z0-9_-]{1,32}$/;
@@ -356,7 +356,7 @@ async function writeFailed(error) {
   }
   if (error.status === 401 || error.status === 403) {
     toast(
-      "This phone cannot change the game: open the edit link (Share on the phone that started the game).",
+      "This phone cannot change the game: open the edit link from the phone that started it.",
       "error",
     );
     memory.setToken(app.api.gameId, null);
@@ -571,6 +571,11 @@ function atStake(number, seat) {
 }
 
 function pickedPhoto(number, seat, name, file) {
+  // An empty file is refused here: sending it would only bring the same answer back.
+  if (file.size === 0) {
+    failedUpload(number, seat, name, file, false, uploadFailure(null, null, file));
+    return;
+  }
   const stake = atStake(number, seat);
   if (stake) askReplace(number, seat, name, file, stake);
   else uploadPhoto(number, seat, name, file);
@@ -600,30 +605,58 @@ function askReplace(number, seat, name, file, stake) {
   );
 }
 
+// A photo that could not be used: what happened, in words, and the way on. A bad file
+// offers another photo; "Try again" (the same file) only where the file was not at fault.
+function failedUpload(number, seat, name, file, replace, failure) {
+  const another = h(
+    "label",
+    { class: `button photo-button${failure.retry ? "" : " primary"}`, "data-testid": "choose-another" },
+    h("input", {
+      type: "file",
+      accept: "image/*",
+      class: "visually-hidden",
+      "data-testid": "choose-another-input",
+      onchange: (event) => {
+        const picked = event.target.files?.[0];
+        event.target.value = "";
+        if (!picked) return;
+        closeSheet();
+        pickedPhoto(number, seat, name, picked);
+      },
+    }),
+    "Choose another photo",
+  );
+  openSheet(
+    h("h2", {}, `${name}'s photo`),
+    h("p", { class: "error", role: "alert", "data-testid": "upload-error" }, failure.message),
+    h(
+      "div",
+      { class: "actions" },
+      failure.retry
+        ? h(
+            "button",
+            { class: "button primary", "data-testid": "upload-retry", onclick: () => uploadPhoto(number, seat, name, file, replace) },
+            "Try again",
+          )
+        : null,
+      failure.choose ? another : null,
+      h("button", { class: "button", "data-testid": "upload-cancel", onclick: () => closeSheet() }, "Cancel"),
+    ),
+  );
+}
+
 function uploadPhoto(number, seat, name, file, replace = false) {
   app.uploading = true;
   const bar = h("progress", { max: 100, value: 0, "data-testid": "upload-progress" });
   const label = h("p", { class: "progress-label", "aria-live": "polite" }, "Preparing the photo…");
-  const actions = h("div", { class: "actions" });
   openSheet(
     h("h2", {}, `${name}'s photo`),
     h("div", { class: "progress", "data-testid": "upload-status" }, label, bar),
-    actions,
     { closable: false },
   );
   const fail = (error) => {
-    label.textContent = error.message;
-    label.classList.add("error");
-    bar.remove();
-    actions.replaceChildren(
-      h(
-        "button",
-        { class: "button primary", onclick: () => uploadPhoto(number, seat, name, file, replace) },
-        "Try again",
-      ),
-      h("button", { class: "button", onclick: () => closeSheet() }, "Cancel"),
-    );
     app.uploading = false;
+    failedUpload(number, seat, name, file, replace, uploadFailure(error.status, error.body, file));
   };
   setBusy(1);
   queue = queue.then(async () => {
@@ -668,7 +701,7 @@ function uploadPhoto(number, seat, name, file, replace = false) {
       } else if (error instanceof ApiError && error.status === 409 && error.body?.reason === "would_replace") {
         ask(Boolean(error.body.confirmed));
       } else {
-        fail(error instanceof ApiError ? error : new ApiError(0, String(error)));
+        fail(error instanceof ApiError ? error : new ApiError(500, String(error)));
       }
     } finally {
       setBusy(-1);
@@ -708,16 +741,16 @@ sheet.addEventListener("close", () => {
   }
 });
 
+// A notification lies over the top bar, where the page has no control but the home link,
+// and lets every tap through (pointer-events: none): it once sat over "Fix this round"
+// and caught the taps meant for it. Only the newest shows; each goes by itself.
+const TOAST_MS = { info: 4000, error: 8000 };
+
 function toast(message, kind = "info") {
   const box = document.getElementById("toasts");
-  const item = h(
-    "div",
-    { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status" },
-    h("span", {}, message),
-    h("button", { class: "toast-close", "aria-label": "Dismiss", onclick: () => item.remove() }, "×"),
-  );
-  box.append(item);
-  setTimeout(() => item.remove(), kind === "error" ? 9000 : 3500);
+  const item = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status" }, message);
+  box.replaceChildren(item);
+  setTimeout(() => item.remove(), TOAST_MS[kind] ?? TOAST_MS.info);
 }
 
 // --- home: start or join a game -------------------------------------------------------------

@@ -48,3 +48,46 @@ function jpegName(name) {
   const stem = (name || "photo").replace(/\.[^./]*$/, "");
   return `${stem}.jpg`;
 }
+
+// What a failed upload says to the player: a sentence they can act on, in place of the
+// server's own words, and whether another photo is the way on (`choose`) or the same one
+// sent again (`retry`: the connection or the server, not the file, was at fault).
+// `status` and `body` are the server's answer (status 0: no answer at all).
+const FORMATS = "Choose a JPEG, PNG, WebP or HEIC photo.";
+
+export function uploadFailure(status, body, file) {
+  const reason = body?.reason;
+  const detail = typeof body?.detail === "string" ? body.detail : "";
+  if (file && file.size === 0) return { message: "That file is empty. Choose a photo of the cards.", choose: true };
+  if (status === 0) {
+    return { message: "The photo could not be sent: no connection. Try again when the phone is back online.", retry: true, choose: true };
+  }
+  if (reason === "not_an_image" && /empty/.test(detail)) {
+    return { message: "That file is empty. Choose a photo of the cards.", choose: true };
+  }
+  if (reason === "not_an_image") return { message: `That file is not a photo. ${FORMATS}`, choose: true };
+  if (reason === "unsupported") return { message: `That kind of image cannot be read here. ${FORMATS}`, choose: true };
+  if (reason === "truncated") {
+    return { message: "That photo is damaged or was only partly saved. Take it again or choose another.", choose: true };
+  }
+  if (reason === "too_large" || status === 413) {
+    const limit = /limit is ([\d,]+) bytes/.exec(detail) || /over ([\d,]+) bytes/.exec(detail);
+    const mb = limit ? ` (limit ${megabytes(Number(limit[1].replaceAll(",", "")))} MB)` : "";
+    return { message: `That photo is too large${mb}. Choose a smaller one.`, choose: true };
+  }
+  if (reason === "too_many_pixels") {
+    return { message: "That photo has too many pixels to read. Choose a smaller one.", choose: true };
+  }
+  if (status === 503) {
+    return { message: "The server cannot look at photos just now. Try again in a moment, or count the cards by hand.", retry: true, choose: true };
+  }
+  if (status >= 500) return { message: "Something went wrong reading the photo. Try again, or choose another.", retry: true, choose: true };
+  // Anything else (a 409 from a change on another phone, say) is the server's sentence.
+  const words = detail ? `${detail[0].toUpperCase()}${detail.slice(1)}${/[.!?]$/.test(detail) ? "" : "."}` : "";
+  return { message: words || `The photo could not be used (the server answered ${status}).`, retry: true, choose: true };
+}
+
+function megabytes(bytes) {
+  const mb = bytes / 1_000_000;
+  return mb >= 10 ? String(Math.round(mb)) : String(Math.round(mb * 10) / 10);
+}

@@ -1,0 +1,222 @@
+"""The review screen and its surroundings at a real table (issue 30), on a phone with a
+touch screen (Playwright's touch emulation) at 390 and 320 px wide: notifications that
+never stand in a tap's way, uploads that fail in plain words, stacks read as one thing."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from PIL import Image
+
+from tests.web.conftest import TIMEOUT_MS, Server
+
+pytestmark = pytest.mark.browser
+
+WIDTHS = (390, 320)
+HEIGHT = 844
+
+# The controls under (or beside) each visible notification: what a tap at the control's
+# centre reaches, and whether the notification's box overlaps the control's.
+COVERED_CONTROLS = """() => {
+  const toasts = [...document.querySelectorAll(".toast")].map((t) => t.getBoundingClientRect());
+  const out = [];
+  for (const el of document.querySelectorAll("#app button, #app a, #app input, #app label.button")) {
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height || el.offsetParent === null) continue;
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    if (y < 0 || y > innerHeight) continue;
+    const hit = document.elementFromPoint(x, y);
+    const overlaps = toasts.some((t) => t.left < r.right && r.left < t.right && t.top < r.bottom && r.top < t.bottom);
+    if (overlaps || !(hit && (hit === el || el.contains(hit)))) out.push(el.textContent.trim());
+  }
+  return out;
+}"""
+
+CENTRE_HITS = """(testid) => {
+  const el = document.querySelector(`[data-testid="${testid}"]`);
+  const r = el.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return Boolean(hit && (hit === el || el.contains(hit)));
+}"""
+
+
+@pytest.fixture(params=WIDTHS, ids=lambda w: f"{w}px")
+def phone(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
+    """A page in a touch phone's browser, failing the test on any script error."""
+    context = browser.new_context(
+        viewport={"width": request.param, "height": HEIGHT},
+        device_scale_factor=2,
+        has_touch=True,
+        is_mobile=True,
+    )
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def new_game(server: Server, players: list[str]) -> dict[str, Any]:
+    created = httpx.post(f"{server.url}/api/v1/games", json={"players": players, "rounds": 3})
+    created.raise_for_status()
+    return created.json()
+
+
+def edit_url(server: Server, game: dict[str, Any]) -> str:
+    return f"{server.url}/?game={game['id']}#edit={game['edit_token']}"
+
+
+def confirm_counts(server: Server, game: dict[str, Any], seat: int, counts: dict[str, int]) -> None:
+    """Counts entered and confirmed through the API, as another phone would."""
+    base = f"{server.url}/api/v1/games/{game['id']}/rounds/1/players/{seat}"
+    headers = {"X-Edit-Token": game["edit_token"]}
+    body = {"action": "set_counts", "counts": counts, "version": 0}
+    changed = httpx.post(f"{base}/corrections", json=body, headers=headers)
+    changed.raise_for_status()
+    confirmed = httpx.post(
+        f"{base}/confirm", json={"version": changed.json()["version"]}, headers=headers
+    )
+    confirmed.raise_for_status()
+
+
+def idle(page: Any) -> None:
+    page.wait_for_function("() => window.sushigo && window.sushigo.idle()")
+
+
+def jpeg(size: tuple[int, int]) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", size, (40, 90, 60)).save(out, "JPEG")
+    return out.getvalue()
+
+
+# --- notifications -------------------------------------------------------------------
+
+
+def test_notifications_after_recording_cover_no_control_and_go(
+    server: Server, phone: Any
+) -> None:
+    game = new_game(server, ["Ana", "Ben"])
+    hand = {"tempura": 4, "sashimi": 3, "dumpling": 3}
+    confirm_counts(server, game, 1, hand)
+    confirm_counts(server, game, 2, {**hand, "tempura": 2, "pudding": 2})
+    page = phone
+    page.goto(edit_url(server, game))
+    page.get_by_test_id("record-round").tap()
+    page.get_by_test_id("round-scores").wait_for()
+    idle(page)
+    toast = page.locator(".toast")
+    assert "Round 1 is recorded" in toast.inner_text()
+
+    # The buttons the issue saw covered take a tap at their centre while it shows.
+    for testid in ("reopen", "next-round"):
+        page.get_by_test_id(testid).scroll_into_view_if_needed()
+        assert page.evaluate(CENTRE_HITS, testid), f"{testid} is covered"
+    page.evaluate("() => window.scrollTo(0, 0)")
+    assert page.evaluate(COVERED_CONTROLS) == []
+    # The notification lies over the top bar and no lower.
+    bar = page.locator(".topbar").bounding_box()
+    box = toast.bounding_box()
+    assert box["y"] + box["height"] <= bar["y"] + bar["height"] + 0.5, (box, bar)
+
+    # A tap on the top of the page goes through it, and it goes by itself.
+    assert page.evaluate("() => getComputedStyle(document.querySelector('.toast')).pointerEvents") == "none"
+    page.get_by_test_id("reopen").tap()
+    page.get_by_test_id("reopen-yes").wait_for()
+    toast.wait_for(state="detached", timeout=6_000)
+
+
+# --- uploads that fail -----------------------------------------------------------------
+
+
+def test_a_bad_file_says_what_happened_and_offers_another_photo(
+    server: Server, phone: Any
+) -> None:
+    game = new_game(server, ["Ana", "Ben"])
+    page = phone
+    page.goto(edit_url(server, game))
+    page.get_by_test_id("file-1").set_input_files(
+        {"name": "notes.txt", "mimeType": "text/plain", "buffer": b"not a photo at all\n"}
+    )
+    error = page.get_by_test_id("upload-error")
+    error.wait_for()
+    assert error.inner_text() == (
+        "That file is not a photo. Choose a JPEG, PNG, WebP or HEIC photo."
+    )
+    sheet = page.get_by_test_id("sheet")
+    assert "not an image" not in sheet.inner_text()  # not the server's own words
+    assert page.get_by_test_id("upload-retry").count() == 0  # it would send the same file
+    assert page.get_by_test_id("choose-another").is_visible()
+    assert page.get_by_test_id("upload-cancel").is_visible()
+
+    # Another photo, from the same sheet: an empty file this time.
+    calls = server.detector.calls
+    page.get_by_test_id("choose-another-input").set_input_files(
+        {"name": "empty.jpg", "mimeType": "image/jpeg", "buffer": b""}
+    )
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=upload-error]')?.textContent.includes('empty')"
+    )
+    assert error.inner_text() == "That file is empty. Choose a photo of the cards."
+    assert page.get_by_test_id("upload-retry").count() == 0
+    assert server.detector.calls == calls
+
+    # And a real photo: it is read, and the review opens.
+    size = (704, 528)
+    server.detector.register(size, [{"label": "tempura", "confidence": 0.9, "box": [40, 40, 200, 260]}])
+    page.get_by_test_id("choose-another-input").set_input_files(
+        {"name": "cards.jpg", "mimeType": "image/jpeg", "buffer": jpeg(size)}
+    )
+    page.get_by_test_id("hand-check").wait_for()
+    assert page.get_by_test_id("count-tempura").inner_text() == "1"
+
+
+def refuse(status: int, body: dict[str, Any]) -> Any:
+    def handler(route: Any) -> None:
+        route.fulfill(status=status, json=body)
+
+    return handler
+
+
+def test_the_page_says_why_the_server_refused_a_photo(server: Server, phone: Any) -> None:
+    """The server's refusals, each in a sentence: an empty file the server saw, a damaged
+    photo, one over the size limit; the connection's fault offers the same file again."""
+    game = new_game(server, ["Ana", "Ben"])
+    page = phone
+    page.goto(edit_url(server, game))
+    page.get_by_test_id("file-1").wait_for(state="attached")
+    cases = [
+        (415, {"detail": "the file is empty", "reason": "not_an_image"}, "That file is empty."),
+        (422, {"detail": "the image is truncated or corrupt", "reason": "truncated"}, "That photo is damaged"),
+        (
+            413,
+            {"detail": "the file is 31,000,000 bytes; the limit is 30,000,000 bytes", "reason": "too_large"},
+            "That photo is too large (limit 30 MB). Choose a smaller one.",
+        ),
+        (
+            413,
+            {"detail": "the request is over 5,100,000 bytes, the limit", "reason": "too_large"},
+            "That photo is too large (limit 5.1 MB).",
+        ),
+        (503, {"detail": "the card detector is not available"}, "The server cannot look at photos just now"),
+    ]
+    for status, body, words in cases:
+        page.route("**/photos", refuse(status, body))
+        page.get_by_test_id("file-1").set_input_files(
+            {"name": "cards.jpg", "mimeType": "image/jpeg", "buffer": jpeg((300, 200))}
+        )
+        error = page.get_by_test_id("upload-error")
+        error.wait_for()
+        assert words in error.inner_text(), (status, body, error.inner_text())
+        assert body["detail"] not in error.inner_text()
+        retry = page.get_by_test_id("upload-retry").count()
+        assert retry == (1 if status == 503 else 0), status
+        page.get_by_test_id("upload-cancel").tap()
+        error.wait_for(state="detached")
+        page.unroute("**/photos")
+        idle(page)
