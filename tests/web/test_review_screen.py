@@ -24,13 +24,15 @@ HEIGHT = 844
 COVERED_CONTROLS = """() => {
   const toasts = [...document.querySelectorAll(".toast")].map((t) => t.getBoundingClientRect());
   const out = [];
-  for (const el of document.querySelectorAll("#app button, #app a, #app input, #app label.button")) {
+  const controls = "#app button, #app a, #app input, #app label.button";
+  for (const el of document.querySelectorAll(controls)) {
     const r = el.getBoundingClientRect();
     if (!r.width || !r.height || el.offsetParent === null) continue;
     const x = r.left + r.width / 2, y = r.top + r.height / 2;
     if (y < 0 || y > innerHeight) continue;
     const hit = document.elementFromPoint(x, y);
-    const overlaps = toasts.some((t) => t.left < r.right && r.left < t.right && t.top < r.bottom && r.top < t.bottom);
+    const overlaps = toasts.some(
+      (t) => t.left < r.right && r.left < t.right && t.top < r.bottom && r.top < t.bottom);
     if (overlaps || !(hit && (hit === el || el.contains(hit)))) out.push(el.textContent.trim());
   }
   return out;
@@ -98,9 +100,7 @@ def jpeg(size: tuple[int, int]) -> bytes:
 # --- notifications -------------------------------------------------------------------
 
 
-def test_notifications_after_recording_cover_no_control_and_go(
-    server: Server, phone: Any
-) -> None:
+def test_notifications_after_recording_cover_no_control_and_go(server: Server, phone: Any) -> None:
     game = new_game(server, ["Ana", "Ben"])
     hand = {"tempura": 4, "sashimi": 3, "dumpling": 3}
     confirm_counts(server, game, 1, hand)
@@ -125,7 +125,10 @@ def test_notifications_after_recording_cover_no_control_and_go(
     assert box["y"] + box["height"] <= bar["y"] + bar["height"] + 0.5, (box, bar)
 
     # A tap on the top of the page goes through it, and it goes by itself.
-    assert page.evaluate("() => getComputedStyle(document.querySelector('.toast')).pointerEvents") == "none"
+    assert (
+        page.evaluate("() => getComputedStyle(document.querySelector('.toast')).pointerEvents")
+        == "none"
+    )
     page.get_by_test_id("reopen").tap()
     page.get_by_test_id("reopen-yes").wait_for()
     toast.wait_for(state="detached", timeout=6_000)
@@ -134,9 +137,7 @@ def test_notifications_after_recording_cover_no_control_and_go(
 # --- uploads that fail -----------------------------------------------------------------
 
 
-def test_a_bad_file_says_what_happened_and_offers_another_photo(
-    server: Server, phone: Any
-) -> None:
+def test_a_bad_file_says_what_happened_and_offers_another_photo(server: Server, phone: Any) -> None:
     game = new_game(server, ["Ana", "Ben"])
     page = phone
     page.goto(edit_url(server, game))
@@ -168,7 +169,9 @@ def test_a_bad_file_says_what_happened_and_offers_another_photo(
 
     # And a real photo: it is read, and the review opens.
     size = (704, 528)
-    server.detector.register(size, [{"label": "tempura", "confidence": 0.9, "box": [40, 40, 200, 260]}])
+    server.detector.register(
+        size, [{"label": "tempura", "confidence": 0.9, "box": [40, 40, 200, 260]}]
+    )
     page.get_by_test_id("choose-another-input").set_input_files(
         {"name": "cards.jpg", "mimeType": "image/jpeg", "buffer": jpeg(size)}
     )
@@ -192,10 +195,17 @@ def test_the_page_says_why_the_server_refused_a_photo(server: Server, phone: Any
     page.get_by_test_id("file-1").wait_for(state="attached")
     cases = [
         (415, {"detail": "the file is empty", "reason": "not_an_image"}, "That file is empty."),
-        (422, {"detail": "the image is truncated or corrupt", "reason": "truncated"}, "That photo is damaged"),
+        (
+            422,
+            {"detail": "the image is truncated or corrupt", "reason": "truncated"},
+            "That photo is damaged",
+        ),
         (
             413,
-            {"detail": "the file is 31,000,000 bytes; the limit is 30,000,000 bytes", "reason": "too_large"},
+            {
+                "detail": "the file is 31,000,000 bytes; the limit is 30,000,000 bytes",
+                "reason": "too_large",
+            },
             "That photo is too large (limit 30 MB). Choose a smaller one.",
         ),
         (
@@ -203,7 +213,11 @@ def test_the_page_says_why_the_server_refused_a_photo(server: Server, phone: Any
             {"detail": "the request is over 5,100,000 bytes, the limit", "reason": "too_large"},
             "That photo is too large (limit 5.1 MB).",
         ),
-        (503, {"detail": "the card detector is not available"}, "The server cannot look at photos just now"),
+        (
+            503,
+            {"detail": "the card detector is not available"},
+            "The server cannot look at photos just now",
+        ),
     ]
     for status, body, words in cases:
         page.route("**/photos", refuse(status, body))
