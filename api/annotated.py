@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from api import memory
 from api.models import Photo
 from api.storage import PhotoStore
 from scoring import Tally
@@ -46,5 +47,8 @@ def annotated_jpeg(
     if tally is not None:
         final = Tally.from_mapping(tally)
         reading = dataclasses.replace(reading, tally=final.to_dict(), cards=final.cards)
-    image = annotate(decoded.image, reading)
-    return store.put_annotated(key, encode_jpeg(image))
+    try:
+        image = annotate(decoded.image, reading)
+        return store.put_annotated(key, encode_jpeg(image))
+    finally:
+        memory.photo_done()

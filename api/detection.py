@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from api import memory
 from api.errors import DetectorUnavailable
 from vision.detections import Detections
 from vision.labels import DETECTOR_LABELS
@@ -43,7 +44,10 @@ def detect_in_background(
     decode raised (a PhotoError is the client's 4xx)."""
 
     def work() -> tuple[Photo, Detections]:
-        return detect_photo(decode(), detector)
+        try:
+            return detect_photo(decode(), detector)
+        finally:
+            memory.photo_done()
 
     return _photo_workers.submit(work)
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter
 
+from api import memory
 from api.deps import DetectorDep, DetectUploadDep, SettingsDep
 from api.limits import JsonBodyRoute
 from api.schemas import DetectForm, DetectResponse
@@ -31,8 +32,11 @@ def detect(upload: DetectUploadDep, settings: SettingsDep, detector: DetectorDep
     clockwise by `turned` degrees where its cards did not stand upright.
     """
     form = upload.valid()
-    photo = decode_photo(
-        form.data, max_bytes=settings.max_upload_bytes, max_pixels=settings.max_pixels
-    )
-    reading = read_photo(photo, detector, players=form.fields.players)
+    try:
+        photo = decode_photo(
+            form.data, max_bytes=settings.max_upload_bytes, max_pixels=settings.max_pixels
+        )
+        reading = read_photo(photo, detector, players=form.fields.players)
+    finally:
+        memory.photo_done()  # the photo's buffers go back to the system soon after
     return DetectResponse.model_validate(reading.to_json())
