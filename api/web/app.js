@@ -11,10 +11,12 @@ import {
   HAND_SIZE,
   MAX_ROUNDS,
   SEAT_COLOURS,
-  categoryName,
+  boxName,
+  inWords,
 } from "./cards.js";
 import { totalsChart } from "./chart.js";
 import { photoForUpload, uploadFailure } from "./photo.js";
+import { findStacks } from "./stacks.js";
 
 const POLL_MS = 5000;
 const GAME_ID = /^[A-Za-z0-9_-]{1,32}$/;
@@ -1240,7 +1242,7 @@ function problemList(problems) {
   return h(
     "ul",
     { class: "problems" },
-    problems.map((p) => h("li", { class: p.severity }, p.message)),
+    problems.map((p) => h("li", { class: p.severity }, inWords(p.message))),
   );
 }
 
@@ -1538,7 +1540,7 @@ function warningsList(c) {
   return h(
     "ul",
     { class: "problems", "data-testid": "warnings" },
-    messages.map((p) => h("li", { class: p.severity }, p.message)),
+    messages.map((p) => h("li", { class: p.severity }, inWords(p.message))),
   );
 }
 
@@ -1617,22 +1619,33 @@ function photoSvg(c, editable) {
   svg.classList.toggle("drawing-mode", Boolean(editable && app.drawMode));
   const unit = Math.max(width, height) / 100; // a hundredth of the photo's long side
   const group = svg.querySelector("g.boxes");
+  const { partOf } = findStacks(c.detections, c.detected_tally);
   const boxes = [...c.detections].sort((a, b) => area(b.box) - area(a.box)); // small on top
   group.replaceChildren(
     ...boxes.map((box) => {
       const [x1, y1, x2, y2] = box.box;
-      const colour = BY_KEY[box.label]?.colour || "#fff";
-      const name = BY_KEY[box.label]?.short || box.label;
+      const stack = partOf.get(box.id) || null;
+      // A stack's wasabi strip is drawn as part of its stack: its colour, no tag.
+      const strip = stack?.strip === box;
+      const label = stack ? stack.label : box.label;
+      const colour = BY_KEY[label]?.colour || "#fff";
+      const name = boxName(label);
       const font = Math.max(unit * 2.2, 9);
+      const what = strip
+        ? `The wasabi under the ${boxName(label)}`
+        : stack
+          ? `${boxName(label)} (one box, two cards)`
+          : `${boxName(box.label)}${box.counted === false ? " (not counted)" : ""}`;
       const node = s(
         "g",
         {
-          class: `box ${box.source}${box.detected_label ? " relabeled" : ""}${box.counted === false ? " uncounted" : ""}`,
+          class: `box ${box.source}${box.detected_label ? " relabeled" : ""}${box.counted === false && !stack ? " uncounted" : ""}${strip ? " strip" : ""}`,
           "data-box-id": box.id,
           "data-label": box.label,
+          "data-stack": stack ? stack.label : null,
           tabindex: editable ? 0 : null,
           role: editable ? "button" : null,
-          "aria-label": `${categoryName(box.label)}${box.counted === false ? " (not counted)" : ""}${editable ? ": change or delete" : ""}`,
+          "aria-label": `${what}${editable ? ": change or delete" : ""}`,
         },
         s("rect", {
           x: x1,
@@ -1643,24 +1656,29 @@ function photoSvg(c, editable) {
           stroke: colour,
           "stroke-width": Math.max(unit * 0.45, 2),
         }),
-        s("rect", {
-          x: x1,
-          y: y1,
-          width: name.length * font * 0.62 + font * 0.6,
-          height: font * 1.35,
-          fill: colour,
-          class: "tag",
-        }),
-        s("text", { x: x1 + font * 0.3, y: y1 + font * 1.02, "font-size": font, class: "tag-text" }, name),
+        strip
+          ? null
+          : [
+              s("rect", {
+                x: x1,
+                y: y1,
+                width: name.length * font * 0.62 + font * 0.6,
+                height: font * 1.35,
+                fill: colour,
+                class: "tag",
+              }),
+              s("text", { x: x1 + font * 0.3, y: y1 + font * 1.02, "font-size": font, class: "tag-text" }, name),
+            ],
       );
       if (editable) {
+        const open = () => openBoxSheet(stack ? stack.top : box, stack);
         node.addEventListener("click", () => {
-          if (!app.drawMode) openBoxSheet(box);
+          if (!app.drawMode) open();
         });
         node.addEventListener("keydown", (event) => {
           if (event.key === "Enter" || event.key === " ") {
             event.preventDefault();
-            openBoxSheet(box);
+            open();
           }
         });
       }
@@ -1674,19 +1692,31 @@ function area([x1, y1, x2, y2]) {
   return (x2 - x1) * (y2 - y1);
 }
 
+// The boxes as a list, each stack one line: a way to every box where the photo is crowded.
 function boxList(c, editable) {
   if (!c.detections.length) return h("p", { class: "hint" }, "No cards were found in this photo.");
-  const counts = {};
-  for (const box of c.detections) counts[box.label] = (counts[box.label] || 0) + 1;
+  const { stacks, partOf } = findStacks(c.detections, c.detected_tally);
+  const things = c.detections.filter((box) => partOf.get(box.id)?.strip !== box);
+  const cards = detectedCards(c.detected_tally);
+  const uncounted = things.filter((box) => box.counted === false && !partOf.has(box.id)).length;
+  const why = [];
+  if (stacks.length) why.push(`a nigiri on a wasabi is one box and two cards`);
+  if (uncounted) why.push(`${plural(uncounted, "box", "boxes")} not counted (too unsure, or a second box on one card)`);
+  const summary = `${plural(things.length, "box", "boxes")}, ${plural(cards, "card")}`;
   return h(
     "details",
-    { class: "box-list" },
-    h("summary", {}, `${plural(c.detections.length, "box", "boxes")} on the photo: list`),
+    { class: "box-list", "data-testid": "box-list" },
+    h("summary", { class: "button", "data-testid": "box-list-button" }, `List the boxes (${summary})`),
+    things.length !== cards && why.length
+      ? h("p", { class: "hint", "data-testid": "box-count-note" }, `${summary}: ${why.join("; ")}.`)
+      : null,
     h(
       "ul",
       {},
-      [...c.detections].map((box) =>
-        h(
+      things.map((box) => {
+        const stack = partOf.get(box.id) || null;
+        const label = stack ? stack.label : box.label;
+        return h(
           "li",
           {},
           h(
@@ -1695,17 +1725,26 @@ function boxList(c, editable) {
               class: "button compact chip-button",
               disabled: !editable,
               "data-testid": `box-item-${box.id}`,
-              onclick: () => openBoxSheet(box),
+              onclick: () => openBoxSheet(box, stack),
             },
-            h("span", { class: "dot", style: `background:${BY_KEY[box.label]?.colour || "#999"}` }),
-            categoryName(box.label),
+            h("span", { class: "dot", style: `background:${BY_KEY[label]?.colour || "#999"}` }),
+            boxName(label),
+            stack ? " · one box, two cards" : "",
             box.source === "reviewer" ? " (added)" : ` ${Math.round(box.confidence * 100)} %`,
-            box.counted === false ? " · not counted" : "",
+            box.counted === false && !stack ? " · not counted" : "",
           ),
-        ),
-      ),
+        );
+      }),
     ),
   );
+}
+
+// The cards the boxes read as (a stack is two): the detected tally's count.
+function detectedCards(tally) {
+  if (!tally) return 0;
+  let cards = 0;
+  for (const [key, count] of Object.entries(tally)) cards += key.endsWith("_on_wasabi") ? 2 * count : count;
+  return cards;
 }
 
 function labelGrid(current, choose) {
@@ -1728,22 +1767,27 @@ function labelGrid(current, choose) {
   );
 }
 
-function openBoxSheet(box) {
+// What a tapped box is and what it could be. A stack's sheet shows the stack as one
+// thing, its relabel acting on the nigiri's box; its wasabi strip can go on its own.
+function openBoxSheet(box, stack = null) {
+  const label = stack ? stack.label : box.label;
   const said = box.detected_label
-    ? `The detector said ${categoryName(box.detected_label)}.`
+    ? `The detector said ${boxName(box.detected_label)}.`
     : box.source === "reviewer"
       ? "Added by hand."
       : `Found by the detector (${Math.round(box.confidence * 100)} % sure).`;
-  const counted =
-    box.counted === false
-      ? " It is not counted: too unsure, a second box on the same card, or the wasabi under a nigiri."
+  const counted = stack
+    ? " One box on the photo, two cards: a nigiri on a wasabi."
+    : box.counted === false
+      ? " It is not counted: too unsure, or a second box on the same card."
       : "";
+  const strip = stack?.strip;
   openSheet(
-    h("h2", { "data-testid": "box-sheet-title" }, `This card: ${categoryName(box.label)}`),
+    h("h2", { "data-testid": "box-sheet-title" }, `${stack ? "This stack" : "This card"}: ${boxName(label)}`),
     h("p", { class: "hint" }, said, counted, " Tap what it really is:"),
-    labelGrid(box.label, (label) => {
+    labelGrid(label, (chosen) => {
       closeSheet();
-      if (label !== box.label) correct({ action: "relabel", detection: box.id, label });
+      if (chosen !== label) correct({ action: "relabel", detection: box.id, label: chosen });
     }),
     h(
       "div",
@@ -1758,8 +1802,22 @@ function openBoxSheet(box) {
             correct({ action: "delete", detection: box.id });
           },
         },
-        "Delete this box",
+        stack ? "Delete this stack's box" : "Delete this box",
       ),
+      strip
+        ? h(
+            "button",
+            {
+              class: "button",
+              "data-testid": "delete-strip",
+              onclick: () => {
+                closeSheet();
+                correct({ action: "delete", detection: strip.id });
+              },
+            },
+            "No wasabi under it",
+          )
+        : null,
       h("button", { class: "button", onclick: () => closeSheet() }, "Cancel"),
     ),
   );

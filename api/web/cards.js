@@ -12,9 +12,9 @@ export const CATEGORIES = [
   { key: "egg", name: "Egg nigiri", short: "Egg", colour: "#c9a800", group: "Nigiri" },
   { key: "salmon", name: "Salmon nigiri", short: "Salmon", colour: "#f07c5a", group: "Nigiri" },
   { key: "squid", name: "Squid nigiri", short: "Squid", colour: "#7f8c9a", group: "Nigiri" },
-  { key: "egg_on_wasabi", name: "Egg on wasabi", short: "Egg+W", colour: "#9a8a00", group: "Nigiri on wasabi" },
-  { key: "salmon_on_wasabi", name: "Salmon on wasabi", short: "Salmon+W", colour: "#c2553a", group: "Nigiri on wasabi" },
-  { key: "squid_on_wasabi", name: "Squid on wasabi", short: "Squid+W", colour: "#52606d", group: "Nigiri on wasabi" },
+  { key: "egg_on_wasabi", name: "Egg on wasabi", short: "Egg on wasabi", colour: "#9a8a00", group: "Nigiri on wasabi" },
+  { key: "salmon_on_wasabi", name: "Salmon on wasabi", short: "Salmon on wasabi", colour: "#c2553a", group: "Nigiri on wasabi" },
+  { key: "squid_on_wasabi", name: "Squid on wasabi", short: "Squid on wasabi", colour: "#52606d", group: "Nigiri on wasabi" },
   { key: "wasabi", name: "Wasabi (no nigiri on it)", short: "Wasabi", colour: "#3f9b35", group: "Other" },
   { key: "chopsticks", name: "Chopsticks", short: "Chopsticks", colour: "#8d6e63", group: "Other" },
   { key: "pudding", name: "Pudding", short: "Pudding", colour: "#cc79a7", group: "Other" },
@@ -23,7 +23,23 @@ export const CATEGORIES = [
 export const BY_KEY = Object.fromEntries(CATEGORIES.map((c) => [c.key, c]));
 
 export function categoryName(key) {
-  return BY_KEY[key]?.name ?? key;
+  return BY_KEY[key]?.name ?? inWords(key);
+}
+
+// A box's card as a player calls it: a box labelled wasabi is just "Wasabi" (whether a
+// nigiri lies on it is the stack's business), a stack "Salmon on wasabi".
+export function boxName(key) {
+  if (key === "wasabi") return "Wasabi";
+  return BY_KEY[key]?.short ?? inWords(key);
+}
+
+// The server's sentences name cards by their tally keys (squid_on_wasabi, maki_2): the
+// same sentence with the keys in words, its first letter a capital.
+const KEYS = /\b(?:egg|salmon|squid)_on_wasabi\b|\bmaki_[123]\b/g;
+
+export function inWords(text) {
+  const words = String(text).replace(KEYS, (key) => key.replaceAll("_", " "));
+  return words ? words[0].toUpperCase() + words.slice(1) : words;
 }
 
 // Per-round score lines, as the API's breakdown names them.
