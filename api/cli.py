@@ -6,6 +6,10 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+# What pyproject.toml's `train` extra brings (tests/test_layers.py: reading a photo needs
+# none of them).
+TRAINING_PACKAGES = frozenset({"torch", "torchvision", "ultralytics", "onnx", "tqdm", "matplotlib"})
+
 
 def build_parser() -> argparse.ArgumentParser:
     # Each commands module imports only argparse-level things; heavy work is imported
@@ -29,6 +33,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.handler(args) or 0)
     except KeyboardInterrupt:
         return 130
+    except ModuleNotFoundError as error:
+        if (error.name or "").split(".")[0] not in TRAINING_PACKAGES:
+            raise
+        # A plain `pip install -e .` serves and reads photos; making data and training
+        # need the extra.
+        print(
+            f"sushigo {args.command}: error: {error.name} is not installed: this command "
+            "needs the train extra (pip install -e '.[train]')",
+            file=sys.stderr,
+        )
+        return 2
     except (ValueError, OSError) as error:
         # Domain errors (bad tally, unreadable photo, missing file) subclass these: the
         # user gets one line naming the problem, not a traceback.

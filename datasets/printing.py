@@ -69,16 +69,26 @@ ANOTHER_PRINTING = PrintRun(
 )
 
 
+# The ranges training draws a print run from; each stops short of `ANOTHER_PRINTING`.
+GAINS = (0.88, 1.12)
+SATURATION = (0.76, 1.22)
+GAMMA = (0.81, 1.2)
+HUE = (-4.5, 4.5)
+SCAN_SCALE = (0.6, 1.0)
+
+
 def print_run(rng: np.random.Generator) -> PrintRun:
-    """A print run as training meets it: a mild colour cast, saturation and gamma."""
-    if rng.random() < 0.25:
+    """A print run as training meets it: a colour cast, saturation, gamma, hue and at times
+    a coarser scan, each drawn within the ranges above."""
+    if rng.random() < 0.2:
         return PLAIN
-    cast = rng.normal(0, 0.04, 3)
+    cast = rng.normal(0, 0.05, 3)
     return PrintRun(
-        gains=tuple(float(g) for g in np.clip(1 + cast, 0.9, 1.1)),  # type: ignore[arg-type]
-        saturation=float(rng.uniform(0.82, 1.18)),
-        gamma=float(rng.uniform(0.85, 1.18)),
-        hue=float(rng.uniform(-3, 3)),
+        gains=tuple(float(g) for g in np.clip(1 + cast, *GAINS)),  # type: ignore[arg-type]
+        saturation=float(rng.uniform(*SATURATION)),
+        gamma=float(rng.uniform(*GAMMA)),
+        hue=float(rng.uniform(*HUE)),
+        scan_scale=float(rng.uniform(*SCAN_SCALE)) if rng.random() < 0.3 else 1.0,
     )
 
 
