@@ -17,6 +17,7 @@ import {
 import { totalsChart } from "./chart.js";
 import { photoForUpload, uploadFailure } from "./photo.js";
 import { findStacks } from "./stacks.js";
+import { layoutTags, thingsAt, unitsPerPixel } from "./boxes.js";
 
 const POLL_MS = 5000;
 const GAME_ID = /^[A-Za-z0-9_-]{1,32}$/;
@@ -142,6 +143,7 @@ const app = {
   recordProblems: null,
   notice: null,
   photoCache: { id: null, svg: null },
+  chosen: new Set(), // the boxes whose sheet is open: marked on the photo
   renderedData: "",
   generation: 0, // moves on with every write and load: a poll older than it is stale
 };
@@ -722,6 +724,8 @@ function openSheet(...children) {
   sheet.replaceChildren();
   append(sheet, children);
   sheet.dataset.closable = options.closable === false ? "no" : "yes";
+  sheet.classList.toggle("over-photo", Boolean(options.room));
+  sheet.style.maxHeight = options.room ? `${Math.floor(options.room)}px` : "";
   if (!sheet.open) sheet.showModal();
 }
 
@@ -737,6 +741,13 @@ sheet.addEventListener("click", (event) => {
   if (event.target === sheet && sheet.dataset.closable !== "no") closeSheet();
 });
 sheet.addEventListener("close", () => {
+  // The event comes after the dialog closed: a sheet opened since keeps its marks.
+  if (!sheet.open) {
+    app.chosen = new Set();
+    for (const node of document.querySelectorAll("g.box.chosen")) node.classList.remove("chosen");
+    sheet.classList.remove("over-photo");
+    sheet.style.maxHeight = "";
+  }
   if (app.drawing) {
     app.drawing = null;
     app.photoCache.svg?.querySelector("g.drawing")?.replaceChildren();
@@ -1615,11 +1626,26 @@ function photoSvg(c, editable) {
     svg.addEventListener("pointermove", (event) => moveDrawing(event, svg));
     svg.addEventListener("pointerup", (event) => endDrawing(event, svg));
     svg.addEventListener("pointercancel", () => cancelDrawing(svg));
+    svg.addEventListener("click", (event) => tapPhoto(event, svg));
+    // Tags are laid out in CSS px: again whenever the photo's size on screen changes.
+    new ResizeObserver(() => layoutTags(svg)).observe(svg);
   }
   svg.classList.toggle("drawing-mode", Boolean(editable && app.drawMode));
   const unit = Math.max(width, height) / 100; // a hundredth of the photo's long side
   const group = svg.querySelector("g.boxes");
   const { partOf } = findStacks(c.detections, c.detected_tally);
+  // What a tap can mean: each box, a stack with its wasabi strip as one.
+  const things = c.detections
+    .filter((box) => partOf.get(box.id)?.strip !== box)
+    .map((box) => {
+      const stack = partOf.get(box.id) || null;
+      const strip = stack?.strip?.box;
+      const xyxy = strip
+        ? [Math.min(box.box[0], strip[0]), Math.min(box.box[1], strip[1]), Math.max(box.box[2], strip[2]), Math.max(box.box[3], strip[3])]
+        : box.box;
+      return { box, stack, xyxy, label: stack ? stack.label : box.label };
+    });
+  svg.things = editable ? things : [];
   const boxes = [...c.detections].sort((a, b) => area(b.box) - area(a.box)); // small on top
   group.replaceChildren(
     ...boxes.map((box) => {
@@ -1630,19 +1656,21 @@ function photoSvg(c, editable) {
       const label = stack ? stack.label : box.label;
       const colour = BY_KEY[label]?.colour || "#fff";
       const name = boxName(label);
-      const font = Math.max(unit * 2.2, 9);
       const what = strip
         ? `The wasabi under the ${boxName(label)}`
         : stack
           ? `${boxName(label)} (one box, two cards)`
           : `${boxName(box.label)}${box.counted === false ? " (not counted)" : ""}`;
+      const thing = things.find((x) => x.box === box);
       const node = s(
         "g",
         {
-          class: `box ${box.source}${box.detected_label ? " relabeled" : ""}${box.counted === false && !stack ? " uncounted" : ""}${strip ? " strip" : ""}`,
+          class: `box ${box.source}${box.detected_label ? " relabeled" : ""}${box.counted === false && !stack ? " uncounted" : ""}${strip ? " strip" : ""}${app.chosen.has(box.id) ? " chosen" : ""}`,
           "data-box-id": box.id,
           "data-label": box.label,
           "data-stack": stack ? stack.label : null,
+          "data-xyxy": thing ? JSON.stringify(thing.xyxy) : null,
+          "data-names": strip ? null : JSON.stringify([...new Set([name, name.split(" ")[0]])]),
           tabindex: editable ? 0 : null,
           role: editable ? "button" : null,
           "aria-label": `${what}${editable ? ": change or delete" : ""}`,
@@ -1658,34 +1686,57 @@ function photoSvg(c, editable) {
         }),
         strip
           ? null
-          : [
-              s("rect", {
-                x: x1,
-                y: y1,
-                width: name.length * font * 0.62 + font * 0.6,
-                height: font * 1.35,
-                fill: colour,
-                class: "tag",
-              }),
-              s("text", { x: x1 + font * 0.3, y: y1 + font * 1.02, "font-size": font, class: "tag-text" }, name),
-            ],
+          : s("g", { class: "tag" }, s("rect", { fill: colour }), s("text", { class: "tag-text" }, name)),
       );
       if (editable) {
-        const open = () => openBoxSheet(stack ? stack.top : box, stack);
-        node.addEventListener("click", () => {
-          if (!app.drawMode) open();
-        });
         node.addEventListener("keydown", (event) => {
           if (event.key === "Enter" || event.key === " ") {
             event.preventDefault();
-            open();
+            openBoxSheet(stack ? stack.top : box, stack);
           }
         });
       }
       return node;
     }),
   );
+  requestAnimationFrame(() => layoutTags(svg));
   return svg;
+}
+
+// A tap on the photo: the box under the finger, or where the boxes within a finger's
+// reach overlap (a stack, a column), a question naming them, largest first.
+function tapPhoto(event, svg) {
+  if (app.drawMode || app.drawing || !svg.things?.length) return;
+  const px = unitsPerPixel(svg);
+  if (!px) return;
+  const found = thingsAt(svg.things, photoPoint(svg, event), px);
+  if (found.length === 1) openBoxSheet(found[0].box, found[0].stack);
+  else if (found.length > 1) chooseBox(found);
+}
+
+function chooseBox(found) {
+  openSheet(
+    h("h2", { "data-testid": "chooser-title" }, "Which card did you mean?"),
+    h("p", { class: "hint" }, "These boxes are under your finger:"),
+    h(
+      "div",
+      { class: "label-grid chooser", "data-testid": "chooser" },
+      found.map((thing) =>
+        h(
+          "button",
+          {
+            class: "button label-choice",
+            "data-testid": `choose-box-${thing.box.id}`,
+            onclick: () => openBoxSheet(thing.box, thing.stack),
+          },
+          h("span", { class: "dot", style: `background:${BY_KEY[thing.label]?.colour || "#999"}` }),
+          boxName(thing.label),
+          thing.stack ? " (two cards)" : "",
+        ),
+      ),
+    ),
+    h("div", { class: "actions" }, h("button", { class: "button", onclick: () => closeSheet() }, "Cancel")),
+  );
 }
 
 function area([x1, y1, x2, y2]) {
@@ -1782,6 +1833,7 @@ function openBoxSheet(box, stack = null) {
       ? " It is not counted: too unsure, or a second box on the same card."
       : "";
   const strip = stack?.strip;
+  const room = markChosen([box, strip].filter(Boolean));
   openSheet(
     h("h2", { "data-testid": "box-sheet-title" }, `${stack ? "This stack" : "This card"}: ${boxName(label)}`),
     h("p", { class: "hint" }, said, counted, " Tap what it really is:"),
@@ -1820,7 +1872,27 @@ function openBoxSheet(box, stack = null) {
         : null,
       h("button", { class: "button", onclick: () => closeSheet() }, "Cancel"),
     ),
+    { room },
   );
+}
+
+// The box being changed stays in view above the sheet, marked, so that one sees which
+// box the finger hit: the page scrolls it to just under the top bar, and the sheet
+// takes the height below it (never less than half the screen; it scrolls inside).
+function markChosen(boxes) {
+  const svg = app.photoCache.svg;
+  const nodes = boxes.map((b) => svg?.querySelector(`g.box[data-box-id="${b.id}"]`)).filter(Boolean);
+  app.chosen = new Set(boxes.map((b) => b.id));
+  for (const node of svg?.querySelectorAll("g.box") || []) {
+    node.classList.toggle("chosen", app.chosen.has(Number(node.dataset.boxId)));
+  }
+  if (!nodes.length || !svg.isConnected) return null;
+  const frames = nodes.map((n) => n.querySelector("rect.frame"));
+  const top = Math.min(...frames.map((f) => f.getBoundingClientRect().top));
+  const bar = document.querySelector(".topbar").getBoundingClientRect().bottom;
+  window.scrollBy({ top: top - bar - 12, behavior: "instant" });
+  const bottom = Math.max(...frames.map((f) => f.getBoundingClientRect().bottom));
+  return Math.max(innerHeight / 2, innerHeight - bottom - 12);
 }
 
 // Drawing a box: only in "add" mode, so that a finger elsewhere still scrolls the page.

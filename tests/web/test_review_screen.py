@@ -5,6 +5,7 @@ never stand in a tap's way, uploads that fail in plain words, stacks read as one
 from __future__ import annotations
 
 import io
+import itertools
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -319,3 +320,158 @@ def test_a_stack_reads_as_one_thing_in_human_words(server: Server, phone: Any) -
     title.wait_for()
     assert title.inner_text() in ("This stack: Salmon on wasabi", "This stack: Squid on wasabi")
     assert page.get_by_test_id("delete-strip").is_visible()
+
+
+# --- tapping crowded boxes -----------------------------------------------------------------
+
+COLUMN_PHOTO = (1000, 750)
+# A column of overlapped cards as a phone sees it from across the table: each covered
+# card shows its top strip above the next, 50 photo px (about 18 CSS px at 390 px wide),
+# their centres 47 px (17 CSS px) apart; a wasabi strip above a salmon is a stack. Beside
+# it, a few whole cards in a row, close together.
+COLUMN_BOXES = [
+    {"label": "wasabi", "confidence": 0.9, "box": [420, 120, 580, 170]},
+    {"label": "salmon", "confidence": 0.9, "box": [420, 167, 580, 217]},
+    {"label": "tempura", "confidence": 0.9, "box": [420, 214, 580, 264]},
+    {"label": "sashimi", "confidence": 0.9, "box": [420, 261, 580, 311]},
+    {"label": "dumpling", "confidence": 0.9, "box": [420, 308, 580, 358]},
+    {"label": "squid", "confidence": 0.9, "box": [420, 355, 580, 592]},
+    {"label": "maki_2", "confidence": 0.9, "box": [100, 400, 260, 637]},
+    {"label": "chopsticks", "confidence": 0.9, "box": [262, 400, 418, 637]},
+    {"label": "pudding", "confidence": 0.9, "box": [600, 400, 760, 637]},
+    {"label": "egg", "confidence": 0.9, "box": [762, 400, 922, 637]},
+]
+
+BOX_RECTS = """() => [...document.querySelectorAll("g.box")].map((g) => {
+  const r = g.querySelector("rect.frame").getBoundingClientRect();
+  return { id: Number(g.dataset.boxId), label: g.dataset.label,
+           strip: g.classList.contains("strip"), x: r.left, y: r.top, w: r.width, h: r.height };
+})"""
+
+TAG_RECTS = """() => {
+  const svg = document.querySelector('[data-testid="photo"]').getBoundingClientRect();
+  const tags = [...document.querySelectorAll("g.box g.tag")]
+    .filter((t) => getComputedStyle(t).display !== "none")
+    .map((t) => {
+      const r = t.querySelector("rect").getBoundingClientRect();
+      const s = t.querySelector("text").getBoundingClientRect();
+      return { name: t.textContent, x1: Math.min(r.left, s.left), y1: Math.min(r.top, s.top),
+               x2: Math.max(r.right, s.right), y2: Math.max(r.bottom, s.bottom) };
+    });
+  return { svg: { x1: svg.left, y1: svg.top, x2: svg.right, y2: svg.bottom }, tags,
+           hidden: document.querySelectorAll("g.box[data-names]").length - tags.length };
+}"""
+
+CENTRE_COLUMN = """() => {
+  const g = document.querySelector("g.box.strip") || document.querySelector("g.box");
+  g.querySelector("rect.frame").scrollIntoView({ block: "center" });
+}"""
+
+
+CHOSEN = """() => {
+  const title = document.querySelector('[data-testid=box-sheet-title]').textContent;
+  const chosen = [...document.querySelectorAll('g.box.chosen')].map((g) => g.outerHTML);
+  const g = document.querySelector('g.box.chosen:not(.strip)');
+  if (!g) throw new Error(`nothing marked: ${title} ${chosen}`);
+  return Number(g.dataset.boxId);
+}"""
+
+
+def close_sheet(page: Any) -> None:
+    page.keyboard.press("Escape")
+    page.wait_for_function("() => !document.querySelector('#sheet').open")
+
+
+def tap_means(page: Any, x: float, y: float) -> list[int]:
+    """The box ids a tap at (x, y) offers: the one whose sheet opens, or the chooser's."""
+    page.touchscreen.tap(x, y)
+    page.wait_for_function(
+        "() => document.querySelector('#sheet[open]')"
+        "  ?.querySelector('[data-testid=box-sheet-title], [data-testid=chooser]')"
+    )
+    chooser = page.get_by_test_id("chooser")
+    if chooser.count():
+        ids = chooser.locator("button").evaluate_all(
+            "(bs) => bs.map((b) => Number(b.dataset.testid.split('-').pop()))"
+        )
+    else:
+        ids = [page.evaluate(CHOSEN)]
+    close_sheet(page)
+    return ids
+
+
+def test_every_box_of_a_column_can_be_tapped(server: Server, phone: Any) -> None:
+    page = phone
+    open_review(server, page, COLUMN_BOXES, COLUMN_PHOTO)
+    page.evaluate(CENTRE_COLUMN)
+    boxes = page.evaluate(BOX_RECTS)
+    assert min(b["h"] for b in boxes) < 24  # as crowded as the issue's photo
+    by_id = {b["id"]: b for b in boxes}
+    stack_top = {
+        b["id"]: page.evaluate(
+            "(id) => { const s = document.querySelector(`g.box[data-box-id='${id}']`);"
+            " return s.dataset.stack ? Number([...document.querySelectorAll('g.box:not(.strip)')]"
+            ".find((g) => g.dataset.stack === s.dataset.stack).dataset.boxId) : id; }",
+            b["id"],
+        )
+        for b in boxes
+    }
+    # What a tap means: a box, or a stack with its wasabi strip as one (their union).
+    things: dict[int, list[float]] = {}
+    for b in boxes:
+        x1, y1, x2, y2 = b["x"], b["y"], b["x"] + b["w"], b["y"] + b["h"]
+        u = things.get(stack_top[b["id"]], [x1, y1, x2, y2])
+        things[stack_top[b["id"]]] = [min(u[0], x1), min(u[1], y1), max(u[2], x2), max(u[3], y2)]
+    assert len(things) == 9, things  # ten boxes, one stack
+    area = {i: (u[2] - u[0]) * (u[3] - u[1]) for i, u in things.items()}
+    for meant, (x1, y1, x2, y2) in things.items():
+        cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+        # At its centre, and 21 CSS px above, below, left and right of it (the edges of
+        # a 44 px target), whatever its own size.
+        for dx, dy in ((0, 0), (0, -21), (0, 21), (-21, 0), (21, 0)):
+            page.evaluate(CENTRE_COLUMN)
+            offered = tap_means(page, cx + dx, cy + dy)
+            assert meant in offered, (meant, dx, dy, offered)
+            if len(offered) > 1:  # the chooser: largest first
+                sizes = [area[i] for i in offered]
+                assert all(a >= 0.99 * b for a, b in itertools.pairwise(sizes)), offered
+    assert set(stack_top.values()) <= set(by_id)
+
+
+def test_tags_do_not_overlap_or_leave_the_photo(server: Server, phone: Any) -> None:
+    page = phone
+    open_review(server, page, COLUMN_BOXES, COLUMN_PHOTO)
+    page.evaluate(CENTRE_COLUMN)
+    page.wait_for_function("() => document.querySelector('g.box g.tag rect').getAttribute('width')")
+    found = page.evaluate(TAG_RECTS)
+    svg, tags = found["svg"], found["tags"]
+    assert len(tags) >= 6, found  # most boxes keep their tag
+    for tag in tags:
+        assert svg["x1"] - 0.5 <= tag["x1"] and tag["x2"] <= svg["x2"] + 0.5, (tag, svg)
+        assert svg["y1"] - 0.5 <= tag["y1"] and tag["y2"] <= svg["y2"] + 0.5, (tag, svg)
+    for i, a in enumerate(tags):
+        for b in tags[i + 1 :]:
+            apart = (
+                a["x2"] <= b["x1"] or b["x2"] <= a["x1"] or a["y2"] <= b["y1"] or b["y2"] <= a["y1"]
+            )
+            assert apart, (a, b)
+
+
+def test_the_box_being_changed_stays_in_view_and_marked(server: Server, phone: Any) -> None:
+    page = phone
+    open_review(server, page, COLUMN_BOXES, COLUMN_PHOTO)
+    page.get_by_test_id("box-list-button").tap()
+    egg = next(b for b in COLUMN_BOXES if b["label"] == "egg")
+    item = page.locator('[data-testid^="box-item-"]', has_text="Egg")
+    item.tap()
+    page.get_by_test_id("box-sheet-title").wait_for()
+    assert page.get_by_test_id("box-sheet-title").inner_text() == "This card: Egg"
+    chosen = page.locator("g.box.chosen")
+    assert chosen.count() == 1 and chosen.get_attribute("data-label") == egg["label"]
+    frame = chosen.locator("rect.frame").bounding_box()
+    sheet = page.get_by_test_id("sheet").bounding_box()
+    bar = page.locator(".topbar").bounding_box()
+    assert frame["y"] >= bar["y"] + bar["height"], (frame, bar)
+    assert frame["y"] + frame["height"] <= sheet["y"], (frame, sheet)
+    close_sheet(page)
+    page.wait_for_function("() => !document.querySelector('g.box.chosen')")

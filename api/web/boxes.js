@@ -1,0 +1,106 @@
+// The boxes on the review photo as a finger meets them: where each box's tag goes (no
+// two overlapping, none outside the photo in view), and which boxes a tap means. A
+// photo's boxes can be 17 px tall with centres 16 px apart on a phone; a fingertip
+// covers two, so every box takes taps over at least TARGET x TARGET CSS px, and a tap
+// where targets overlap is answered with the candidates, largest first.
+
+export const TARGET = 44; // CSS px: the least a finger can hit (WCAG 2.5.5)
+const FONT = 12; // CSS px of a tag's text, whatever the photo's size or zoom
+
+// Photo units per CSS px as the photo is shown now (0 when it is not shown).
+export function unitsPerPixel(svg) {
+  const width = svg.getBoundingClientRect().width;
+  return width ? svg.viewBox.baseVal.width / width : 0;
+}
+
+// The rectangle in photo units a box takes taps over: the box (with its wasabi strip,
+// for a stack), grown about its centre to at least TARGET CSS px each way.
+export function target(xyxy, px) {
+  const [x1, y1, x2, y2] = xyxy;
+  const least = TARGET * px;
+  const w = Math.max(x2 - x1, least);
+  const h = Math.max(y2 - y1, least);
+  const cx = (x1 + x2) / 2;
+  const cy = (y1 + y2) / 2;
+  return [cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2];
+}
+
+function inside([x1, y1, x2, y2], point) {
+  return point.x >= x1 && point.x <= x2 && point.y >= y1 && point.y <= y2;
+}
+
+function area([x1, y1, x2, y2]) {
+  return (x2 - x1) * (y2 - y1);
+}
+
+// The things (each {xyxy, ...}) whose target holds `point`, largest first.
+export function thingsAt(things, point, px) {
+  return things
+    .filter((thing) => inside(target(thing.xyxy, px), point))
+    .sort((a, b) => area(b.xyxy) - area(a.xyxy));
+}
+
+function overlaps(a, b) {
+  return a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+}
+
+// Places each box's tag (g.box > g.tag, holding a rect and a text; the box's corners and
+// its names, longest first, in data-xyxy and data-names) at the first spot by its box
+// where it overlaps no tag placed before and lies inside the photo in view: inside its
+// top-left corner, top-right, bottom-left, just above, just below; with a shorter name
+// where the long one fits nowhere; hidden where none fits (the list still names it).
+export function layoutTags(svg) {
+  const px = unitsPerPixel(svg);
+  if (!px) return;
+  const view = svg.viewBox.baseVal;
+  const font = FONT * px;
+  const pad = 3 * px;
+  const height = font * 1.35;
+  const gap = px;
+  const placed = [];
+  const groups = [...svg.querySelectorAll("g.box[data-names]")].sort((a, b) => {
+    const [ax, ay] = JSON.parse(a.dataset.xyxy);
+    const [bx, by] = JSON.parse(b.dataset.xyxy);
+    return ay - by || ax - bx;
+  });
+  for (const group of groups) {
+    const [x1, y1, x2, y2] = JSON.parse(group.dataset.xyxy);
+    const tag = group.querySelector("g.tag");
+    const rect = tag.querySelector("rect");
+    const text = tag.querySelector("text");
+    text.setAttribute("font-size", font);
+    let spot = null;
+    for (const name of JSON.parse(group.dataset.names)) {
+      text.textContent = name;
+      const width = text.getComputedTextLength() + 2 * pad;
+      if (width > view.width || height > view.height) continue;
+      const spots = [
+        [x1, y1],
+        [x2 - width, y1],
+        [x1, y2 - height],
+        [x1, y1 - height - gap],
+        [x1, y2 + gap],
+      ];
+      for (const [sx, sy] of spots) {
+        const x = Math.min(Math.max(sx, view.x), view.x + view.width - width);
+        const y = Math.min(Math.max(sy, view.y), view.y + view.height - height);
+        const box = [x, y, x + width, y + height];
+        const grown = [x - gap, y - gap, x + width + gap, y + height + gap];
+        if (!placed.some((other) => overlaps(grown, other))) {
+          spot = { box, x, y, width };
+          break;
+        }
+      }
+      if (spot) break;
+    }
+    tag.style.display = spot ? "" : "none";
+    if (!spot) continue;
+    placed.push(spot.box);
+    rect.setAttribute("x", spot.x);
+    rect.setAttribute("y", spot.y);
+    rect.setAttribute("width", spot.width);
+    rect.setAttribute("height", height);
+    text.setAttribute("x", spot.x + pad);
+    text.setAttribute("y", spot.y + font * 1.02);
+  }
+}
