@@ -283,7 +283,8 @@ def assess(
     if state.photo_id is not None:
         reading = read_tally(state.detections())
         detected = {key: int(value) for key, value in reading.tally.items()}
-        warnings = [*notes, *(str(w) for w in reading.warnings)]
+        # The collection's own checks come once, as `problems` below, with its name.
+        warnings = [*notes, *(w for w in reading.warnings if w not in reading.checks)]
         counted = _counted(state, reading.detections)
     counts = {**(detected or {}), **state.counts}
     tally = Tally.from_mapping(counts)

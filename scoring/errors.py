@@ -35,7 +35,7 @@ def who(player: int | None, name: str | None = None) -> str:
         return name
     if player is not None:
         return f"player {player + 1}"
-    return "a collection"
+    return "this collection"
 
 
 def _short_repr(value: object) -> str:
@@ -178,7 +178,9 @@ class DeckLimitError(ScoringError):
         self.name = name
         self.scope: DeckScope = scope
         label = KIND_NAMES.get(kind, kind) + _KIND_NOTES.get(kind, "")
-        if scope == "collection":
+        if scope == "collection" and player is None and not name:
+            holder = "this collection holds"
+        elif scope == "collection":
             holder = f"{who(player, name)}'s collection holds"
         elif scope == "round":
             holder = "the collections together hold"

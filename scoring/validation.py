@@ -325,18 +325,22 @@ def _raise_first_error(findings: list[_Finding]) -> list[Problem]:
 def check_collection(
     tally: Tally,
     *,
-    players: int,
+    players: int | None,
     player: int | None = None,
     round: int | None = None,
     name: str | None = None,
 ) -> list[Problem]:
-    """Problems with one player's collection at a table of `players`.
+    """Problems with one player's collection at a table of `players` (None: a table not
+    known, so the hand size is not checked).
 
     More cards than the hand size is an error; fewer is a warning (a card was probably
     missed); more of a kind than the whole deck holds is an error. `player`, `round` (0-based
     indexes) and `name` only label the problems.
     """
     _check_tally(tally)
+    if players is None:
+        return _problems(_deck_findings(tally.kinds_used(), scope="collection", round=round,
+                                        player=player, name=name))  # fmt: skip
     if isinstance(players, bool) or not isinstance(players, int):
         raise TypeError(f"players must be an int, not {type(players).__name__}")
     if not _valid_player_count(players):

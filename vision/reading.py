@@ -30,7 +30,8 @@ from typing import Any, Final, NamedTuple
 
 import numpy as np
 
-from scoring.cards import DECK, HAND_SIZE, MAKI, NIGIRI, STACKS, TALLY_KEYS
+from scoring import Tally, check_collection
+from scoring.cards import HAND_SIZE, MAKI, NIGIRI, STACKS, TALLY_KEYS
 from vision.boxes import areas, intersections, pairwise_intersections
 from vision.detections import Detections
 from vision.labels import STACK_LABELS, label_id
@@ -115,7 +116,10 @@ class Reading:
     tally: the 15 contract keys (TALLY_KEYS), non-negative counts.
     detections: the boxes kept after confidence filtering and duplicate suppression.
     stacks: (wasabi index, nigiri index) into `detections`, one per stack found.
-    warnings: sentences a reviewer can act on.
+    warnings: sentences a reviewer can act on, `checks` last.
+    checks: the collection's own problems (hand size, deck), in the rules engine's words
+        (scoring.check_collection): a review that checks the collection itself, with
+        the player's name, shows its own instead.
     cards: the number of cards, each stack counting 2.
     lone_stacks: indices into `detections` of stack boxes with no wasabi box found under
         them (a stack on the stack check's word, or a reviewer's, alone).
@@ -128,6 +132,7 @@ class Reading:
     detections: Detections
     stacks: list[tuple[int, int]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    checks: list[str] = field(default_factory=list)
     cards: int = 0
     lone_stacks: list[int] = field(default_factory=list)
     source: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
@@ -172,18 +177,19 @@ def read_tally(
     ]
     tally = count_tally(final.labels, stacks)
     cards = sum(tally.values()) + sum(tally[key] for key in STACKS)
+    checks = [p.message for p in check_collection(Tally.from_mapping(tally), players=players)]
     warnings = [
         *([NO_CARDS] if not cards else []),
-        *_hand_size_warning(cards, players),
         *_low_confidence_warning(final, low_confidence),
         *(line for doubt in _DOUBTS for line in _doubt_warning(final, doubt)),
-        *_deck_warnings(tally),
+        *checks,
     ]
     return Reading(
         tally=tally,
         detections=final,
         stacks=stacks,
         warnings=warnings,
+        checks=checks,
         cards=cards,
         lone_stacks=lone,
         source=confident_source[survivors][keep],
@@ -638,12 +644,6 @@ def _assign_greedy(candidates: Sequence[tuple[float, int, int]]) -> list[tuple[i
 # --- warnings ---------------------------------------------------------------------------
 
 
-def _hand_size_warning(cards: int, players: int | None) -> list[str]:
-    if players is None or cards == HAND_SIZE[players]:
-        return []
-    return [f"{HAND_SIZE[players]} cards expected for {players} players, {cards} found"]
-
-
 def _low_confidence_warning(detections: Detections, threshold: float) -> list[str]:
     low = [
         label
@@ -691,22 +691,6 @@ def _doubt_warning(detections: Detections, doubt: _Doubt) -> list[str]:
         return []
     which = ", ".join(f"{labels[i]} ({detections.doubts[i]:.0%})" for i in doubted)
     return [f"{len(doubted)} {doubt.what}: {which}; {doubt.check[len(doubted) > 1]}"]
-
-
-def _deck_warnings(tally: dict[str, int]) -> list[str]:
-    """A kind seen more often than the deck holds it: a misread for sure."""
-    cards: Counter[str] = Counter()
-    for key, count in tally.items():
-        if key in STACKS:
-            cards[STACKS[key]] += count
-            cards[WASABI] += count
-        else:
-            cards[key] += count
-    return [
-        f"{cards[kind]} {kind} cards found, but the deck holds only {DECK[kind]}"
-        for kind in DECK
-        if cards[kind] > DECK[kind]
-    ]
 
 
 # --- box arithmetic ---------------------------------------------------------------------

@@ -56,6 +56,21 @@ def test_a_missed_card_shows_as_a_hand_size_warning(table: Table, detector: Fake
     assert problem["seat"] == 2 and problem["player"] == "Ben" and problem["round"] == 1
 
 
+def test_a_kind_beyond_the_deck_is_said_once_with_the_players_name(
+    table: Table, detector: FakeDetector
+) -> None:
+    """Six squid (the deck holds five): one problem naming the player, no second wording
+    of it among the photo's warnings."""
+    records = boxes_for(["squid"] * 6 + ["tempura"] * 3)
+    detector.register((903, 700), records)
+    draft = table.upload(1, 2, make_photo((903, 700), records)).json()
+    deck = [p for p in draft["problems"] if p["code"] == "deck_limit"]
+    assert [p["message"] for p in deck] == [
+        "round 1: Ben's collection holds 6 squid nigiri (plain and on wasabi), the deck has only 5"
+    ]
+    assert not [w for w in draft["warnings"] if "squid" in w and "deck" in w]
+
+
 @pytest.mark.both_databases
 def test_corrections_of_each_kind_and_undo(table: Table, uploaded: dict[str, Any]) -> None:
     relabel = table.correct(1, 1, action="relabel", detection=7, label="salmon_on_wasabi")

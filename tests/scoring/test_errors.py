@@ -42,7 +42,7 @@ def test_every_error_is_a_scoring_error_and_a_value_error(error: ScoringError) -
         ),
         (
             HandSizeError(None, 8, 7, round=2),
-            "round 3: a collection has 8 cards, the hand size for 5 players is 7",
+            "round 3: this collection has 8 cards, the hand size for 5 players is 7",
         ),
         (
             HandSizeError(0, 11, 10, name="Ana"),

@@ -282,7 +282,10 @@ def test_a_full_hand() -> None:
         "chopsticks": 1,
     }
     assert reading.cards == 7
-    assert reading.warnings == ["8 cards expected for 4 players, 7 found"]
+    assert reading.warnings == [
+        "this collection has 7 cards, the hand size for 4 players is 8: a card was probably missed"
+    ]
+    assert reading.checks == reading.warnings
 
 
 @dataclass(frozen=True)
@@ -624,7 +627,10 @@ def test_hand_size_warning(players: int) -> None:
     for k in range(hand - 1):
         table.card("tempura" if k < 8 else "sashimi", 40 + k * 70, 50)
     reading = read_tally(table.detections(), players=players)
-    assert reading.warnings == [f"{hand} cards expected for {players} players, {hand - 1} found"]
+    assert reading.warnings == [
+        f"this collection has {hand - 1} cards, the hand size for {players} players is {hand}: "
+        "a card was probably missed"
+    ]
     assert read_tally(table.card("dumpling", 0, 200).detections(), players=players).warnings == []
 
 
@@ -846,8 +852,8 @@ def test_deck_warnings() -> None:
         "chopsticks": 5,
     }
     assert reading.warnings == [
-        "7 wasabi cards found, but the deck holds only 6",
-        "5 chopsticks cards found, but the deck holds only 4",
+        "this collection holds 7 wasabi (loose and under a nigiri), the deck has only 6",
+        "this collection holds 5 chopsticks, the deck has only 4",
     ]
 
 
@@ -859,7 +865,8 @@ def test_empty_detections() -> None:
     assert reading.warnings == [NO_CARDS]
     assert read_tally(Detections.empty(), players=2).warnings == [
         NO_CARDS,
-        "10 cards expected for 2 players, 0 found",
+        "this collection has 0 cards, the hand size for 2 players is 10: "
+        "10 cards were probably missed",
     ]
 
 
