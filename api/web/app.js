@@ -18,6 +18,7 @@ import { totalsChart } from "./chart.js";
 import { photoForUpload, uploadFailure } from "./photo.js";
 import { findStacks } from "./stacks.js";
 import { layoutTags, thingsAt, unitsPerPixel } from "./boxes.js";
+import { collectionRegion, makeZoomable } from "./zoom.js";
 
 const POLL_MS = 5000;
 const GAME_ID = /^[A-Za-z0-9_-]{1,32}$/;
@@ -1566,7 +1567,17 @@ function noPhoto(c, editable) {
 }
 
 function photoPanel(c, editable) {
-  const figure = h("figure", { class: "photo" }, photoSvg(c, editable));
+  const svg = photoSvg(c, editable);
+  const figure = h("figure", { class: "photo" }, svg);
+  const zoom = (act) => () => act(svg.zoom);
+  const zoomTools = h(
+    "div",
+    { class: "zoom-tools", role: "group", "aria-label": "Zoom the photo" },
+    h("button", { class: "button step-zoom", "aria-label": "Zoom out", "data-testid": "zoom-out", onclick: zoom((z) => z.zoomBy(1 / 1.6)) }, "−"),
+    h("button", { class: "button step-zoom", "aria-label": "Zoom in", "data-testid": "zoom-in", onclick: zoom((z) => z.zoomBy(1.6)) }, "+"),
+    h("button", { class: "button", "data-testid": "zoom-cards", onclick: zoom((z) => z.collection()) }, "The cards"),
+    h("button", { class: "button", "data-testid": "zoom-whole", onclick: zoom((z) => z.whole()) }, "Whole photo"),
+  );
   const tools = editable
     ? h(
         "div",
@@ -1602,7 +1613,7 @@ function photoPanel(c, editable) {
           : "Tap a box to change its card or delete it.",
       )
     : null;
-  return [figure, hint, tools, boxList(c, editable)];
+  return [figure, zoomTools, hint, tools, boxList(c, editable)];
 }
 
 function photoSvg(c, editable) {
@@ -1627,6 +1638,14 @@ function photoSvg(c, editable) {
     svg.addEventListener("pointerup", (event) => endDrawing(event, svg));
     svg.addEventListener("pointercancel", () => cancelDrawing(svg));
     svg.addEventListener("click", (event) => tapPhoto(event, svg));
+    svg.photoSize = { width, height };
+    svg.zoom = makeZoomable(svg, {
+      width,
+      height,
+      opening: collectionRegion(c.detections),
+      changed: () => layoutTags(svg),
+      canPan: () => !app.drawMode,
+    });
     // Tags are laid out in CSS px: again whenever the photo's size on screen changes.
     new ResizeObserver(() => layoutTags(svg)).observe(svg);
   }
@@ -1706,12 +1725,17 @@ function photoSvg(c, editable) {
 // A tap on the photo: the box under the finger, or where the boxes within a finger's
 // reach overlap (a stack, a column), a question naming them, largest first.
 function tapPhoto(event, svg) {
-  if (app.drawMode || app.drawing || !svg.things?.length) return;
+  if (svg.dataset.panned) {
+    delete svg.dataset.panned; // the finger panned or pinched: no tap
+    return;
+  }
+  if (app.drawMode || app.drawing) return;
   const px = unitsPerPixel(svg);
   if (!px) return;
-  const found = thingsAt(svg.things, photoPoint(svg, event), px);
+  const found = thingsAt(svg.things || [], photoPoint(svg, event), px);
   if (found.length === 1) openBoxSheet(found[0].box, found[0].stack);
   else if (found.length > 1) chooseBox(found);
+  else svg.zoom.bareTap(event);
 }
 
 function chooseBox(found) {
@@ -1883,6 +1907,10 @@ function markChosen(boxes) {
   const svg = app.photoCache.svg;
   const nodes = boxes.map((b) => svg?.querySelector(`g.box[data-box-id="${b.id}"]`)).filter(Boolean);
   app.chosen = new Set(boxes.map((b) => b.id));
+  if (svg?.zoom) {
+    const [x1, y1, x2, y2] = collectionRegion(boxes);
+    svg.zoom.reveal([x1, y1, x2, y2]);
+  }
   for (const node of svg?.querySelectorAll("g.box") || []) {
     node.classList.toggle("chosen", app.chosen.has(Number(node.dataset.boxId)));
   }
@@ -1901,7 +1929,7 @@ function photoPoint(svg, event) {
   point.x = event.clientX;
   point.y = event.clientY;
   const inside = point.matrixTransform(svg.getScreenCTM().inverse());
-  const [, , width, height] = svg.getAttribute("viewBox").split(" ").map(Number);
+  const { width, height } = svg.photoSize;
   return { x: Math.min(Math.max(inside.x, 0), width), y: Math.min(Math.max(inside.y, 0), height) };
 }
 
@@ -1932,8 +1960,7 @@ function endDrawing(event, svg) {
   moveDrawing(event, svg);
   const { start, end } = app.drawing;
   const box = [Math.min(start.x, end.x), Math.min(start.y, end.y), Math.max(start.x, end.x), Math.max(start.y, end.y)];
-  const [, , width, height] = svg.getAttribute("viewBox").split(" ").map(Number);
-  const small = Math.max(width, height) / 60;
+  const small = unitsPerPixel(svg) * 10; // a drag of under 10 CSS px draws no box
   if (box[2] - box[0] < small || box[3] - box[1] < small) {
     cancelDrawing(svg);
     toast("Drag across the whole card to draw its box.", "info");

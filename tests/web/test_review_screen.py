@@ -475,3 +475,80 @@ def test_the_box_being_changed_stays_in_view_and_marked(server: Server, phone: A
     assert frame["y"] + frame["height"] <= sheet["y"], (frame, sheet)
     close_sheet(page)
     page.wait_for_function("() => !document.querySelector('g.box.chosen')")
+
+
+# --- zoom --------------------------------------------------------------------------------
+
+# A collection in the middle of a table photo: its cards fill a fifth of its width.
+SMALL_COLLECTION = [
+    {"label": "tempura", "confidence": 0.9, "box": [400, 300, 500, 448]},
+    {"label": "sashimi", "confidence": 0.9, "box": [505, 300, 605, 448]},
+    {"label": "pudding", "confidence": 0.9, "box": [400, 455, 500, 603]},
+]
+
+VIEW = """() => document.querySelector('[data-testid="photo"]')
+  .getAttribute("viewBox").split(" ").map(Number)"""
+
+
+def touches(cdp: Any, kind: str, points: list[tuple[float, float]]) -> None:
+    """Raw touch events (several fingers at once), as a phone's screen sends them."""
+    cdp.send(
+        "Input.dispatchTouchEvent",
+        {
+            "type": kind,
+            "touchPoints": [{"x": x, "y": y, "id": i} for i, (x, y) in enumerate(points)],
+        },
+    )
+
+
+def test_the_photo_opens_on_the_cards_and_zooms(server: Server, phone: Any) -> None:
+    page = phone
+    open_review(server, page, SMALL_COLLECTION, COLUMN_PHOTO)
+    width, height = COLUMN_PHOTO
+    x, y, w, h = page.evaluate(VIEW)
+    # The cards' region [400, 300, 605, 603] with a margin, at the photo's aspect.
+    assert x <= 400 and y <= 300 and x + w >= 605 and y + h >= 603, (x, y, w, h)
+    assert w < 0.6 * width and abs(w / h - width / height) < 0.01, (w, h)
+    assert (603 - 300) / h > 0.7  # the cards fill most of the view
+
+    page.get_by_test_id("zoom-in").tap()
+    assert page.evaluate(VIEW)[2] == pytest.approx(w / 1.6, rel=0.01)
+    page.get_by_test_id("zoom-out").tap()
+    page.get_by_test_id("zoom-out").tap()
+    assert page.evaluate(VIEW)[2] == pytest.approx(w * 1.6, rel=0.01)
+    page.get_by_test_id("zoom-whole").tap()
+    assert page.evaluate(VIEW) == [0, 0, width, height]
+    page.get_by_test_id("zoom-cards").tap()
+    assert page.evaluate(VIEW) == pytest.approx([x, y, w, h])
+
+    # A double tap where no box is zooms in there, twice as close.
+    page.evaluate(CENTRE_COLUMN)
+    photo = page.get_by_test_id("photo").bounding_box()
+    bare = (photo["x"] + 8, photo["y"] + 8)
+    page.touchscreen.tap(*bare)
+    page.touchscreen.tap(*bare)
+    page.wait_for_function(f"() => ({VIEW})()[2] < {w * 0.51}")
+    assert page.get_by_test_id("sheet").evaluate("(d) => d.open") is False
+
+    # Two fingers apart zoom in; one finger drags the view; neither opens a box.
+    page.get_by_test_id("zoom-cards").tap()
+    page.evaluate(CENTRE_COLUMN)
+    photo = page.get_by_test_id("photo").bounding_box()
+    cx, cy = photo["x"] + photo["width"] / 2, photo["y"] + photo["height"] / 2
+    cdp = page.context.new_cdp_session(page)
+    touches(cdp, "touchStart", [(cx - 20, cy), (cx + 20, cy)])
+    for step in range(1, 6):
+        touches(cdp, "touchMove", [(cx - 20 - 12 * step, cy), (cx + 20 + 12 * step, cy)])
+    touches(cdp, "touchEnd", [])
+    pinched = page.evaluate(VIEW)
+    assert pinched[2] == pytest.approx(w * 40 / 160, rel=0.05), pinched
+    touches(cdp, "touchStart", [(cx, cy)])
+    for step in range(1, 6):
+        touches(cdp, "touchMove", [(cx + 10 * step, cy)])
+    touches(cdp, "touchEnd", [])
+    dragged = page.evaluate(VIEW)
+    per_px = pinched[2] / photo["width"]
+    assert dragged[0] == pytest.approx(pinched[0] - 50 * per_px, rel=0.02), (pinched, dragged)
+    assert dragged[2] == pytest.approx(pinched[2])
+    idle(page)
+    assert page.get_by_test_id("sheet").evaluate("(d) => d.open") is False

@@ -1,0 +1,162 @@
+// Zooming and panning the review photo by its SVG viewBox: it opens on the collection
+// (the cards' region with a margin: a collection fills little of a phone's photo, so the
+// whole table made every box tiny), and zooms with two fingers, a double tap where no box
+// is, and the − / + buttons; one finger pans it once zoomed in (on the whole photo it
+// scrolls the page, as anywhere else).
+
+const MARGIN = 0.12; // of the cards' region, each side
+const MAX_ZOOM = 8; // the closest view: an eighth of the photo's long side
+const STEP = 1.6; // one press of + or −
+const DOUBLE_TAP_MS = 320;
+const DOUBLE_TAP_PX = 30;
+const MOVED_PX = 8; // a finger that moved more than this panned: its tap is no tap
+
+// The view (x, y, w, h in photo px) of `region` [x1, y1, x2, y2] with a margin, at the
+// photo's own aspect (the photo's frame keeps its shape), inside the photo.
+function fit(region, width, height) {
+  const [x1, y1, x2, y2] = region;
+  let w = (x2 - x1) * (1 + 2 * MARGIN);
+  let h = (y2 - y1) * (1 + 2 * MARGIN);
+  if (w / h < width / height) w = (h * width) / height;
+  else h = (w * height) / width;
+  return clamp({ x: (x1 + x2) / 2 - w / 2, y: (y1 + y2) / 2 - h / 2, w, h }, width, height);
+}
+
+// `view` at most the whole photo and at least its closest, its centre kept, then moved
+// inside the photo.
+function clamp(view, width, height) {
+  let { w, h } = view;
+  const grow = Math.max(1, Math.max(width, height) / MAX_ZOOM / Math.max(w, h));
+  w *= grow;
+  h *= grow;
+  const shrink = Math.min(1, width / w, height / h);
+  w *= shrink;
+  h *= shrink;
+  const x = Math.min(Math.max(view.x + (view.w - w) / 2, 0), width - w);
+  const y = Math.min(Math.max(view.y + (view.h - h) / 2, 0), height - h);
+  return { x, y, w, h };
+}
+
+// The collection's region: every box's union (null when there is none).
+export function collectionRegion(boxes) {
+  if (!boxes.length) return null;
+  return [
+    Math.min(...boxes.map((b) => b.box[0])),
+    Math.min(...boxes.map((b) => b.box[1])),
+    Math.max(...boxes.map((b) => b.box[2])),
+    Math.max(...boxes.map((b) => b.box[3])),
+  ];
+}
+
+// Makes `svg` (a photo of width x height px) zoomable; `opening` is the region it opens
+// on, `changed()` runs after each change of view (the tags are laid out again), and
+// `canPan()` says whether gestures are the zoom's (not while a box is being drawn).
+// Returns the controls: zoomBy(factor), whole(), collection(), zoomed().
+export function makeZoomable(svg, { width, height, opening, changed, canPan }) {
+  const whole = { x: 0, y: 0, w: width, h: height };
+  const start = opening ? fit(opening, width, height) : whole;
+  let view = start;
+  const set = (next) => {
+    view = clamp(next, width, height);
+    svg.setAttribute("viewBox", `${view.x} ${view.y} ${view.w} ${view.h}`);
+    svg.classList.toggle("zoomed", zoomed());
+    changed();
+  };
+  const zoomed = () => view.w < width - 0.5 || view.h < height - 0.5;
+  // Photo px per CSS px, and a screen point in photo px.
+  const scale = () => view.w / (svg.getBoundingClientRect().width || 1);
+  const toPhoto = (clientX, clientY) => {
+    const r = svg.getBoundingClientRect();
+    return { x: view.x + (clientX - r.left) * scale(), y: view.y + (clientY - r.top) * scale() };
+  };
+  // Zoom by `factor` (>1 closer) keeping the photo point under (clientX, clientY) there.
+  const zoomAt = (factor, clientX, clientY) => {
+    const p = toPhoto(clientX, clientY);
+    const w = view.w / factor;
+    const h = view.h / factor;
+    set({ x: p.x - (p.x - view.x) / factor, y: p.y - (p.y - view.y) / factor, w, h });
+  };
+  const zoomBy = (factor) => {
+    const r = svg.getBoundingClientRect();
+    zoomAt(factor, r.left + r.width / 2, r.top + r.height / 2);
+  };
+
+  // Gestures, by pointer events: one finger pans a zoomed photo, two pinch.
+  const pointers = new Map();
+  let gesture = null;
+  let lastTap = null;
+  svg.addEventListener("pointerdown", (event) => {
+    if (!canPan()) return;
+    pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    svg.setPointerCapture?.(event.pointerId);
+    gesture = { view, points: new Map(pointers), moved: false };
+  });
+  svg.addEventListener("pointermove", (event) => {
+    if (!gesture || !pointers.has(event.pointerId)) return;
+    pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    const [a, b] = [...pointers.values()];
+    const [a0, b0] = [...gesture.points.values()];
+    if (!a0) return;
+    if (Math.hypot(a.x - a0.x, a.y - a0.y) > MOVED_PX || (b && b0)) gesture.moved = true;
+    if (!gesture.moved) return;
+    const k = gesture.view.w / (svg.getBoundingClientRect().width || 1);
+    if (b && b0) {
+      // Pinch: the photo point under the fingers' first midpoint follows their midpoint.
+      const factor = Math.hypot(a.x - b.x, a.y - b.y) / Math.max(Math.hypot(a0.x - b0.x, a0.y - b0.y), 1);
+      const r = svg.getBoundingClientRect();
+      const m0 = { x: (a0.x + b0.x) / 2 - r.left, y: (a0.y + b0.y) / 2 - r.top };
+      const m = { x: (a.x + b.x) / 2 - r.left, y: (a.y + b.y) / 2 - r.top };
+      const p = { x: gesture.view.x + m0.x * k, y: gesture.view.y + m0.y * k };
+      const w = gesture.view.w / factor;
+      const h = gesture.view.h / factor;
+      set({ x: p.x - m.x * (k / factor), y: p.y - m.y * (k / factor), w, h });
+      event.preventDefault();
+    } else if (zoomed()) {
+      set({ ...gesture.view, x: gesture.view.x - (a.x - a0.x) * k, y: gesture.view.y - (a.y - a0.y) * k });
+      event.preventDefault();
+    }
+  });
+  const up = (event) => {
+    if (!pointers.has(event.pointerId)) return;
+    pointers.delete(event.pointerId);
+    if (gesture?.moved) svg.dataset.panned = "yes"; // the click that follows is no tap
+    if (pointers.size === 0) gesture = null;
+    else gesture = { view, points: new Map(pointers), moved: true };
+  };
+  svg.addEventListener("pointerup", up);
+  svg.addEventListener("pointercancel", up);
+
+  // A tap where no box is: a second one soon after, close by, zooms in there (or back
+  // to the collection from the closest view). Returns true when it zoomed.
+  const bareTap = (event) => {
+    const now = event.timeStamp;
+    const near = lastTap && Math.hypot(event.clientX - lastTap.x, event.clientY - lastTap.y) < DOUBLE_TAP_PX;
+    if (near && now - lastTap.at < DOUBLE_TAP_MS) {
+      lastTap = null;
+      if (Math.max(view.w / width, view.h / height) <= 1 / MAX_ZOOM + 1e-6) set(start);
+      else zoomAt(2, event.clientX, event.clientY);
+      return true;
+    }
+    lastTap = { x: event.clientX, y: event.clientY, at: now };
+    return false;
+  };
+
+  // Brings a box [x1, y1, x2, y2] into view (the box being changed), zoom kept if it fits.
+  const reveal = ([x1, y1, x2, y2]) => {
+    if (x1 >= view.x && y1 >= view.y && x2 <= view.x + view.w && y2 <= view.y + view.h) return;
+    const w = Math.max(view.w, (x2 - x1) * 1.2);
+    const h = (w * view.h) / view.w;
+    set({ x: (x1 + x2) / 2 - w / 2, y: (y1 + y2) / 2 - h / 2, w, h });
+  };
+
+  set(view);
+  return {
+    reveal,
+    zoomBy,
+    bareTap,
+    zoomed,
+    whole: () => set(whole),
+    collection: () => set(start),
+    view: () => ({ ...view }),
+  };
+}
