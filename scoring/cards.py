@@ -108,3 +108,11 @@ TALLY_NAMES: Final = MappingProxyType(
         "pudding": "Pudding",
     }
 )
+
+
+def said(key: str) -> str:
+    """A card kind or tally key as a sentence says it: "squid nigiri", "squid nigiri on a
+    wasabi", "three-icon maki"; an unknown key as it is."""
+    if key in STACKS:
+        return f"{KIND_NAMES[STACKS[key]]} on a wasabi"
+    return KIND_NAMES.get(key, key)

@@ -31,7 +31,7 @@ from typing import Any, Final, NamedTuple
 import numpy as np
 
 from scoring import Tally, check_collection
-from scoring.cards import HAND_SIZE, MAKI, NIGIRI, STACKS, TALLY_KEYS
+from scoring.cards import HAND_SIZE, MAKI, NIGIRI, STACKS, TALLY_KEYS, said
 from vision.boxes import areas, intersections, pairwise_intersections
 from vision.detections import Detections
 from vision.labels import STACK_LABELS, label_id
@@ -240,20 +240,20 @@ def settle_hand_size(detections: Detections, players: int | None) -> Settled:
             class_id[index] = label_id(labels[-1])
         if extra == 1:
             note = (
-                f"one {labels[0]} read as plain, not on a wasabi: no wasabi shows under it "
+                f"one {said(labels[0])} read as plain, not on a wasabi: no wasabi shows under it "
                 "and the hand had one card too many"
             )
         else:
             note = (
-                f"{extra} nigiri read as plain, not on a wasabi ({', '.join(labels)}): no "
-                f"wasabi shows under them and the hand had {extra} cards too many"
+                f"{extra} nigiri read as plain, not on a wasabi ({', '.join(map(said, labels))}): "
+                f"no wasabi shows under them and the hand had {extra} cards too many"
             )
     elif extra == -1 and (leaning := _leaning_nigiri(reading)) is not None:
         index = int(reading.source[leaning])
         nigiri = detections.labels[index]
         class_id[index] = label_id(STACK_OF_NIGIRI[nigiri])
         note = (
-            f"one {nigiri} read as on a wasabi: the stack check leaned that way "
+            f"one {said(nigiri)} read as on a wasabi: the stack check leaned that way "
             f"({float(detections.under[index]):.2f}) and the hand had one card too few"
         )
     else:
@@ -653,7 +653,7 @@ def _low_confidence_warning(detections: Detections, threshold: float) -> list[st
     if not low:
         return []
     what = "detection" if len(low) == 1 else "detections"
-    return [f"{len(low)} {what} below {threshold:.0%} confidence: {', '.join(low)}"]
+    return [f"{len(low)} {what} below {threshold:.0%} confidence: {', '.join(map(said, low))}"]
 
 
 NO_CARDS: Final = (
@@ -689,7 +689,7 @@ def _doubt_warning(detections: Detections, doubt: _Doubt) -> list[str]:
     ]
     if not doubted:
         return []
-    which = ", ".join(f"{labels[i]} ({detections.doubts[i]:.0%})" for i in doubted)
+    which = ", ".join(f"{said(labels[i])} ({detections.doubts[i]:.0%})" for i in doubted)
     return [f"{len(doubted)} {doubt.what}: {which}; {doubt.check[len(doubted) > 1]}"]
 
 

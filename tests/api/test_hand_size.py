@@ -17,7 +17,7 @@ ONE_TOO_MANY = [
     "egg", "squid_on_wasabi",
 ]  # fmt: skip
 NOTE = (
-    "one squid read as plain, not on a wasabi: no wasabi shows under it and the hand had "
+    "one squid nigiri read as plain, not on a wasabi: no wasabi shows under it and the hand had "
     "one card too many"
 )
 

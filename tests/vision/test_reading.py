@@ -662,8 +662,8 @@ def test_one_card_too_many_settles_a_stack_no_wasabi_shows_under() -> None:
                                 "squid": 1, "egg": 1}  # fmt: skip
     assert reading.cards == 7
     assert reading.warnings == [
-        "one squid read as plain, not on a wasabi: no wasabi shows under it and the hand had "
-        "one card too many"
+        "one squid nigiri read as plain, not on a wasabi: no wasabi shows under it and the "
+        "hand had one card too many"
     ]
 
 
@@ -687,8 +687,8 @@ def test_two_cards_too_many_settle_the_two_stacks_the_check_was_least_sure_of() 
                                 "squid_on_wasabi": 1, "egg": 1}  # fmt: skip
     assert reading.cards == 8
     assert reading.warnings == [
-        "2 nigiri read as plain, not on a wasabi (salmon, egg): no wasabi shows under them and "
-        "the hand had 2 cards too many"
+        "2 nigiri read as plain, not on a wasabi (salmon nigiri, egg nigiri): no wasabi "
+        "shows under them and the hand had 2 cards too many"
     ]
     # Three too many with two lone stacks: the hand cannot be made right, nothing changes.
     more = spread(*FOUR_CARDS, ("pudding", 0.9), ("pudding", 0.9), ("chopsticks", 0.9),
@@ -715,7 +715,7 @@ def test_one_card_too_few_settles_the_nigiri_the_stack_check_leaned_towards_a_wa
                                 "salmon": 1}  # fmt: skip
     assert reading.cards == 7
     assert reading.warnings == [
-        "one egg read as on a wasabi: the stack check leaned that way (0.74) and the hand "
+        "one egg nigiri read as on a wasabi: the stack check leaned that way (0.74) and the hand "
         "had one card too few"
     ]
     settled = settle_hand_size(detections, 5)
@@ -782,9 +782,9 @@ def test_low_confidence_warning_and_threshold() -> None:
         )
     )
     assert nonzero(reading) == {"tempura": 1, "salmon": 1, "maki_2": 1}
-    assert reading.warnings == ["2 detections below 50% confidence: salmon, maki_2"]
+    assert reading.warnings == ["2 detections below 50% confidence: salmon nigiri, two-icon maki"]
     one = read_tally(boxes(("egg", [0, 0, 630, 880], 0.49)))
-    assert one.warnings == ["1 detection below 50% confidence: egg"]
+    assert one.warnings == ["1 detection below 50% confidence: egg nigiri"]
 
 
 def test_a_nigiri_read_with_doubt_between_nigiri_kinds_is_pointed_out() -> None:
@@ -802,7 +802,7 @@ def test_a_nigiri_read_with_doubt_between_nigiri_kinds_is_pointed_out() -> None:
     )
     reading = read_tally(doubted)
     assert reading.warnings == [
-        "2 nigiri may be another kind: salmon (14%), squid (10%); "
+        "2 nigiri may be another kind: salmon nigiri (14%), squid nigiri (10%); "
         "check the dishes in their top-left corners"
     ]
     assert read_tally(found).warnings == []  # a reviewer's boxes carry no doubt
@@ -818,13 +818,13 @@ def test_a_maki_read_with_doubt_about_its_rolls_is_pointed_out_apart_from_nigiri
     doubt = [0.18, MAKI_DOUBT - 0.01, 0.12, MAKI_DOUBT]
     reading = read_tally(Detections(found.xyxy, found.confidence, found.class_id, doubt=doubt))
     assert reading.warnings == [
-        "1 nigiri may be another kind: egg (12%); check the dish in its top-left corner",
-        "2 maki may show another number of rolls: maki_2 (18%), maki_1 (10%); "
+        "1 nigiri may be another kind: egg nigiri (12%); check the dish in its top-left corner",
+        "2 maki may show another number of rolls: two-icon maki (18%), one-icon maki (10%); "
         "count the small rolls in their top-left corners",
     ]
     one = Detections(found.xyxy[:2], found.confidence[:2], found.class_id[:2], doubt=[0.3, 0])
     assert read_tally(one).warnings == [
-        "1 maki may show another number of rolls: maki_2 (30%); "
+        "1 maki may show another number of rolls: two-icon maki (30%); "
         "count the small rolls in its top-left corner"
     ]
 
