@@ -46,8 +46,7 @@ from scoring import (
 from vision.detections import Detections
 from vision.photo import Photo as DecodedPhoto
 from vision.photo import turned_file
-from vision.pipeline import turn_note
-from vision.reading import settle_hand_size
+from vision.pipeline import review_detections
 
 ROUND_OPEN = "open"
 ROUND_RECORDED = "recorded"
@@ -565,7 +564,7 @@ def upload_photo(
         photo, detections = reading.result()
         width, height = photo.original_size
         # The player count settles a doubtful stack before a reviewer sees the boxes.
-        detections, _, notes = settle_hand_size(detections, len(game.players))
+        detections, _, notes = review_detections(photo, detections, len(game.players))
         if photo.turn:
             # Read turned (its cards were not upright): the file kept is the photo so
             # turned, so that its boxes, the review page and an export all agree.
@@ -573,7 +572,6 @@ def upload_photo(
             data = turned_file(data, photo.turn, max_pixels=width * height)
             digest = sha256_hex(data)
             staged = store.stage_photo(data, digest=digest)
-            notes = [*notes, turn_note(photo.turn)]
         row = Photo(
             collection_id=collection.id,
             sha256=digest,

@@ -11,7 +11,7 @@ import numpy as np
 from vision.detections import Detections
 from vision.detector import zoom_region
 from vision.photo import Photo, card_slant
-from vision.reading import Reading, settle_hand_size
+from vision.reading import Reading, Settled, settle_hand_size
 
 Detector = Callable[[np.ndarray], Detections]
 
@@ -172,6 +172,20 @@ def read_detections(detections: Detections, *, players: int | None = None) -> Re
     a doubtful stack when the player count is known (reading.settle_hand_size). A
     reviewer's boxes go to read_tally alone."""
     return settle_hand_size(detections, players).reading
+
+
+def review_detections(photo: Photo, detections: Detections, players: int) -> Settled:
+    """What a game's review starts from, of a photo `detect_photo` read as `photo` (turned
+    upright where its cards were not): the detections with stacks settled by the hand
+    size, their reading, and the notes a reviewer is shown (the hand size's, the turn's)."""
+    settled = settle_hand_size(detections, players)
+    if not photo.turn:
+        return settled
+    note = turn_note(photo.turn)
+    reading = dataclasses.replace(
+        settled.reading, turn=photo.turn, warnings=[*settled.reading.warnings, note]
+    )
+    return Settled(settled.detections, reading, [*settled.notes, note])
 
 
 def read_photo(photo: Photo, detector: Detector, *, players: int | None = None) -> Reading:
