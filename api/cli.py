@@ -6,8 +6,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-# What pyproject.toml's `train` extra brings (tests/test_layers.py: reading a photo needs
-# none of them).
+# What pyproject.toml's `train` extra brings, matplotlib by way of ultralytics
+# (tests/test_layers.py: reading a photo needs none of them).
 TRAINING_PACKAGES = frozenset({"torch", "torchvision", "ultralytics", "onnx", "tqdm", "matplotlib"})
 
 

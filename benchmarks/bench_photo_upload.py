@@ -8,7 +8,7 @@ and how many photos read the same tally both ways and exactly right each way.
     python -m benchmarks.bench_photo_upload --data DIR [--photos N]
 
 DIR is a `sushigo synth` set of phone-sized photos, e.g.
-`sushigo synth --out data/other-4032 --images 100 --seed 8710 --size 4032 --scene other`.
+`sushigo synth --out data/4032 --images 100 --seed 9190 --size 4032 --faces DECK`.
 Needs /usr/bin/chromium and the playwright package (as the web tests do).
 """
 

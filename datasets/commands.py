@@ -8,17 +8,11 @@ the user's mistakes, which api.cli prints as one line.
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from scoring.cards import CARD_KINDS, NIGIRI
-
-if TYPE_CHECKING:
-    from collections.abc import Mapping
-
-    from datasets.faces import FaceStyle, Illustrate
+from scoring.cards import CARD_KINDS
 
 DEFAULT_PREVIEW_IMAGES = 6
 
@@ -82,34 +76,6 @@ def register(subparsers: Any) -> None:
         help="how the deck is printed: varied (a print run per photo, what training uses) or "
         "another (one printing outside training's ranges: a held-out test)",
     )
-    # The made-up deck's lettering and art: only for tests' procedural faces (no --faces).
-    synth.add_argument(
-        "--fonts",
-        choices=("classic", "varied"),
-        default="classic",
-        help=argparse.SUPPRESS,
-    )
-    synth.add_argument(
-        "--font-file",
-        type=Path,
-        nargs="+",
-        metavar="TTF",
-        help=argparse.SUPPRESS,
-    )
-    synth.add_argument(
-        "--art",
-        choices=("classic", "varied", "abstract", "rolls", "hands", "nigiri", *HAND_DRAWN_ART),
-        default="classic",
-        help=argparse.SUPPRESS,
-    )
-    synth.add_argument(
-        "--scene",
-        choices=("classic", "printed", "other"),
-        default="classic",
-        help="photo renderer: classic (what the detector trains on), printed (classic, on "
-        "printed tablecloths only: stripes, gingham, dots) or other (an independent "
-        "renderer written from card-spec.md alone, never trained on: a held-out test)",
-    )
     synth.add_argument("--workers", type=_positive, help="processes (default: up to 2 CPU cores)")
     synth.set_defaults(handler=run_synth)
 
@@ -158,19 +124,10 @@ def run_faces(args: argparse.Namespace) -> int:
 def run_synth(args: argparse.Namespace) -> int:
     if args.faces is not None and not args.faces.is_dir():
         raise FileNotFoundError(f"no such deck folder: {args.faces}")
-    if args.faces is not None and (
-        args.fonts != "classic" or args.art != "classic" or args.font_file
-    ):
-        raise ValueError(
-            "--fonts, --font-file and --art draw the made-up procedural deck; a deck folder "
-            "(--faces) is drawn as it is printed"
-        )
     if args.preview is None and args.images is None:
         raise ValueError("synth --out needs --images N")
     if args.preview is not None:
         return _preview(args)
-    # The style checks its font files first, so a bad flag is the only line printed.
-    style = _face_style(args)
     _note_the_deck(args)
     from datasets.synth import write_dataset
 
@@ -181,9 +138,7 @@ def run_synth(args: argparse.Namespace) -> int:
         size=args.size,
         workers=args.workers,
         faces_dir=args.faces,
-        style=style,
         held_out=_held_out(args),
-        scene=args.scene,
         printing=args.printing,
     )
     print(f"wrote {args.images} images to {out} (data.yaml, images/, labels/, tallies/)")
@@ -201,90 +156,9 @@ def _note_the_deck(args: argparse.Namespace) -> None:
 
 def _held_out(args: argparse.Namespace) -> str | None:
     """What makes a set a held-out test, written into its data.yaml so training refuses it."""
-    reasons = []
-    if args.scene == "other":
-        reasons.append("--scene other, a photo renderer never trained on")
     if args.printing == "another":
-        reasons.append("--printing another, a printing never trained on")
-    if args.art in HELD_OUT_ART:
-        reasons.append(f"--art {args.art}, an art never trained on")
-    if args.font_file:
-        reasons.append("--font-file " + ", ".join(Path(f).name for f in args.font_file))
-    return "; ".join(reasons) or None
-
-
-def _face_style(args: argparse.Namespace) -> FaceStyle:
-    from datasets.faces import FONTS, ILLUSTRATIONS, FaceStyle, font_files, varied_fonts
-
-    if args.font_file:
-        if args.fonts != "classic":
-            raise ValueError("--font-file letters the faces in those files only; drop --fonts")
-        fonts = font_files(args.font_file)
-    else:
-        fonts = varied_fonts() if args.fonts == "varied" else FONTS
-    if args.art == "varied":
-        from datasets.art import restyled_all
-
-        # Restyling is where the variety is, so such a set draws more faces of each kind.
-        return FaceStyle(fonts, restyled_all(ILLUSTRATIONS), per_kind=30)
-    if args.art == "rolls":
-        from datasets.art import any_rolls, restyled, restyled_all
-        from datasets.faces import MAKI_ICONS
-
-        miscounted = dict.fromkeys(MAKI_ICONS, restyled(any_rolls))
-        return FaceStyle(fonts, restyled_all(ILLUSTRATIONS) | miscounted, per_kind=30)
-    if args.art == "abstract":
-        from datasets.art import abstract
-
-        return FaceStyle(fonts, dict.fromkeys(ILLUSTRATIONS, abstract), per_kind=30)
-    if args.art in ("hands", "nigiri"):
-        from datasets.art import any_of, restyled
-
-        arts = [hand_drawn_art(name) for name in TRAINED_HAND_ART]
-        # Restyled copies too: each hand's drawing bent and recoloured as another renderer
-        # might, so the classifier learns what is drawn rather than how each hand draws it.
-        drawers = {
-            kind: any_of([art[kind] for art in arts] + [restyled(art[kind]) for art in arts])
-            for kind in CARD_KINDS
-        }
-        if args.art == "nigiri":
-            # The three nigiri share a face colour, and in art never seen the drawing alone
-            # was misread (glossy squid as salmon, pixel salmon as squid); the banner names
-            # the card whoever drew it. Here the drawing says nothing, as `rolls` does for maki.
-            anyone = any_of([drawers[kind] for kind in NIGIRI])
-            drawers |= dict.fromkeys(NIGIRI, anyone)
-        return FaceStyle(fonts, drawers, per_kind=60)
-    if args.art in HAND_DRAWN_ART:
-        return FaceStyle(fonts, hand_drawn_art(args.art))
-    return FaceStyle(fonts)
-
-
-# Illustrations written apart from the generator's, each by its own hand, from card-spec's
-# table alone. Name -> the module and the drawers it holds (imported only when asked for).
-_HAND_DRAWN_ART = {
-    "cartoon": ("datasets.cartoon_art", "CARTOON_ILLUSTRATIONS"),
-    "painted": ("datasets.painted_art", "PAINTED_ILLUSTRATIONS"),
-    "sketch": ("datasets.sketch_art", "SKETCH_ILLUSTRATIONS"),
-    "riso": ("datasets.riso_art", "RISO_ILLUSTRATIONS"),
-    "plain": ("datasets.plain_art", "PLAIN_ILLUSTRATIONS"),
-    "woodblock": ("datasets.woodblock_art", "WOODBLOCK_ILLUSTRATIONS"),
-    "papercut": ("datasets.papercut_art", "PAPERCUT_ILLUSTRATIONS"),
-    "glossy": ("datasets.glossy_art", "GLOSSY_ILLUSTRATIONS"),
-    "watercolour": ("datasets.watercolour_art", "WATERCOLOUR_ILLUSTRATIONS"),
-    "pixel": ("datasets.pixel_art", "PIXEL_ILLUSTRATIONS"),
-    "lowpoly": ("datasets.lowpoly_art", "LOWPOLY_ILLUSTRATIONS"),
-}
-HAND_DRAWN_ART = tuple(_HAND_DRAWN_ART)
-# The first six were held out for seven sessions, each until its lesson was learnt; since
-# the eighth they are training art (`--art hands`), and the later ones measure how the
-# detector carries over to art it never saw. Never train on a held-out art.
-TRAINED_HAND_ART = ("cartoon", "painted", "sketch", "riso", "plain", "woodblock")
-HELD_OUT_ART = tuple(name for name in HAND_DRAWN_ART if name not in TRAINED_HAND_ART)
-
-
-def hand_drawn_art(name: str) -> Mapping[str, Illustrate]:
-    module, drawers = _HAND_DRAWN_ART[name]
-    return getattr(importlib.import_module(module), drawers)
+        return "--printing another, a printing never trained on"
+    return None
 
 
 def _preview(args: argparse.Namespace) -> int:
@@ -305,8 +179,6 @@ def _preview(args: argparse.Namespace) -> int:
             args.size,
             workers=args.workers,
             faces_dir=args.faces,
-            style=_face_style(args),
-            scene=args.scene,
             printing=args.printing,
         )
     )

@@ -8,9 +8,8 @@ old made-up deck, kept only so that tests have a deck where no scans are at hand
 
 from __future__ import annotations
 
-import functools
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -67,69 +66,13 @@ HINT = {
     "chopsticks": "swap for 2",
 }
 MAKI_ICONS = {"maki_1": 1, "maki_2": 2, "maki_3": 3}
-# How a face is lettered: one of OpenCV's numbered fonts (drawn with a line thickness),
-# or a scalable font at a weight: OpenCV's own "sans" or "italic", or a TrueType file.
-Lettering = int | tuple[str, int]
-# The classic lettering: every set measured before the fifth session was made with it.
-FONTS: tuple[Lettering, ...] = (
+# How a face is lettered: one of OpenCV's Hershey fonts, drawn with a line thickness.
+FONTS = (
     cv2.FONT_HERSHEY_SIMPLEX,
     cv2.FONT_HERSHEY_DUPLEX,
     cv2.FONT_HERSHEY_TRIPLEX,
     cv2.FONT_HERSHEY_COMPLEX,
 )
-# The TrueType files matplotlib ships (a dependency: pyproject.toml).
-_MATPLOTLIB_FONTS = (
-    "DejaVuSans-Bold.ttf",
-    "DejaVuSans.ttf",
-    "DejaVuSans-BoldOblique.ttf",
-    "DejaVuSerif-Bold.ttf",
-    "DejaVuSansMono-Bold.ttf",
-    "STIXGeneralBol.ttf",
-    "cmss10.ttf",
-)
-
-
-def varied_fonts() -> tuple[Lettering, ...]:
-    """The classic lettering, OpenCV's scalable fonts at several weights, and the
-    TrueType families matplotlib ships. Another renderer of card-spec.md letters its cards
-    in whatever font it has; a classifier that saw one family reads a covered card's
-    banner in another one badly (HISTORY@3cd44f8, "Other renderers")."""
-    import importlib.util
-
-    spec = importlib.util.find_spec("matplotlib")
-    if spec is None or spec.origin is None:
-        raise ValueError("varied lettering needs matplotlib's fonts: pip install matplotlib")
-    folder = Path(spec.origin).parent / "mpl-data" / "fonts" / "ttf"
-    files = [folder / name for name in _MATPLOTLIB_FONTS]
-    missing = [f.name for f in files if not f.is_file()]
-    if missing:
-        raise ValueError(f"matplotlib's fonts are missing {', '.join(missing)} in {folder}")
-    scalable: list[Lettering] = [("sans", w) for w in (300, 500, 700, 900)]
-    scalable += [("italic", 400), ("italic", 800)]
-    return FONTS + tuple(scalable) + tuple((str(f), 400) for f in files)
-
-
-# The first four bytes of a TrueType, OpenType, Apple TrueType or TrueType collection file.
-_FONT_SIGNATURES = (b"\x00\x01\x00\x00", b"OTTO", b"true", b"ttcf")
-
-
-def font_files(paths: Iterable[Path]) -> tuple[Lettering, ...]:
-    """Lettering in these TrueType files only: a test of how the detector reads cards
-    lettered in fonts it never saw."""
-    fonts: list[Lettering] = []
-    for path in paths:
-        if not Path(path).is_file():
-            raise FileNotFoundError(f"no such font file: {path}")
-        # OpenCV takes any file without complaint and then letters nothing, so the file's
-        # own signature says whether it is a font.
-        with open(path, "rb") as file:
-            signature = file.read(4)
-        if signature not in _FONT_SIGNATURES:
-            raise ValueError(f"{path} is not a font file OpenCV can read (TrueType or OpenType)")
-        fonts.append((str(path), 400))
-    if not fonts:
-        raise ValueError("no font files given")
-    return tuple(fonts)
 
 
 BGR = tuple[int, int, int]
@@ -168,13 +111,10 @@ def _fit_text(
     text: str,
     box: tuple[int, int, int, int],
     colour: BGR,
-    font: Lettering,
+    font: int,
     thickness: int,
 ) -> None:
     """Draw text as large as fits in box (x0, y0, x1, y1), centred vertically."""
-    if not isinstance(font, int):
-        _fit_scalable_text(img, text, box, colour, font, bolder=thickness > 1)
-        return
     x0, y0, x1, y1 = box
     (tw, th), _ = cv2.getTextSize(text, font, 1.0, thickness)
     scale = min((x1 - x0) / tw, (y1 - y0) * 0.62 / th)
@@ -182,34 +122,6 @@ def _fit_text(
     x = x0 + max(0, ((x1 - x0) - tw) // 2)
     y = y0 + ((y1 - y0) + th) // 2
     cv2.putText(img, text, (x, y), font, scale, colour, thickness, cv2.LINE_AA)
-
-
-@functools.cache
-def _font_face(name: str) -> cv2.FontFace:
-    return cv2.FontFace(name)
-
-
-def _fit_scalable_text(
-    img: np.ndarray,
-    text: str,
-    box: tuple[int, int, int, int],
-    colour: BGR,
-    font: tuple[str, int],
-    *,
-    bolder: bool,
-) -> None:
-    """`_fit_text` in a scalable font: as large as fits, centred."""
-    name, weight = font
-    face = _font_face(name)
-    weight = min(1000, weight + 200) if bolder else weight
-    x0, y0, x1, y1 = box
-    probe = 100
-    _, _, tw, th = cv2.getTextSize((0, 0), text, (0, 0), face, probe, weight)
-    size = max(4, int(probe * min((x1 - x0) / tw, (y1 - y0) * 0.7 / th)))
-    left, top, tw, th = cv2.getTextSize((0, 0), text, (0, 0), face, size, weight)
-    x = x0 + max(0, ((x1 - x0) - tw) // 2) - left
-    y = y0 + ((y1 - y0) - th) // 2 - top
-    cv2.putText(img, text, (x, y), colour, face, size, weight)
 
 
 # --- illustrations: each draws into img around centre (cx, cy) with size unit s -------------
@@ -521,12 +433,9 @@ def render_face(
     rng: np.random.Generator,
     *,
     height: int = FACE_HEIGHT,
-    fonts: Sequence[Lettering] = FONTS,
-    illustrations: Mapping[str, Illustrate] = ILLUSTRATIONS,
 ) -> np.ndarray:
-    """One card face of `kind`, RGBA, with the per-card variation card-spec.md allows,
-    lettered in one of `fonts` and illustrated by `illustrations[kind]`."""
-    if kind not in illustrations:
+    """One card face of `kind`, RGBA, with the per-card variation card-spec.md allows."""
+    if kind not in ILLUSTRATIONS:
         raise ValueError(f"unknown card kind {kind!r}; expected one of {', '.join(CARD_KINDS)}")
     h = height
     w = round(h * CARD_ASPECT)
@@ -538,7 +447,7 @@ def render_face(
     inner = _rounded_mask(h, w, radius, inset=border)
     img[inner > 0] = face
 
-    font = fonts[int(rng.integers(len(fonts)))]
+    font = FONTS[int(rng.integers(len(FONTS)))]
     bold = max(1, round(h / 200 * rng.uniform(0.8, 1.5)))
     # Banner: the top 18 %, lighter than the face, name in dark capitals.
     banner_bottom = round(0.18 * h)
@@ -565,7 +474,7 @@ def render_face(
     s = 0.26 * w * rng.uniform(0.85, 1.15)
     cx = w / 2 + rng.uniform(-0.05, 0.05) * w
     cy = (0.18 + 0.31) * h + rng.uniform(-0.05, 0.05) * h
-    illustrations[kind](img, cx, cy, s, rng)
+    ILLUSTRATIONS[kind](img, cx, cy, s, rng)
 
     # Scoring hint: the bottom 20 %, white text.
     _fit_text(
@@ -603,20 +512,6 @@ def _paper(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
-@dataclass(frozen=True)
-class FaceStyle:
-    """How a data set's faces are rendered: their lettering, their illustrations, and how
-    many different faces of each kind it draws."""
-
-    fonts: tuple[Lettering, ...] = FONTS
-    illustrations: Mapping[str, Illustrate] = field(default_factory=lambda: ILLUSTRATIONS)
-    per_kind: int = 10
-
-
-# What every data set measured before the sixth session was rendered with.
-CLASSIC_STYLE = FaceStyle()
-
-
 @dataclass
 class FacePool:
     """Faces per kind (and the card backs, for the draw pile), each kept at a few sizes
@@ -635,17 +530,11 @@ class FacePool:
         )
 
     @classmethod
-    def rendered(cls, seed: int, per_kind: int = 6, style: FaceStyle = CLASSIC_STYLE) -> FacePool:
+    def rendered(cls, seed: int, per_kind: int = 6) -> FacePool:
         """Procedural faces: a deck for tests where no scans are at hand, never trained on."""
         rng = np.random.default_rng(seed)
         return cls.from_images(
-            {
-                k: [
-                    render_face(k, rng, fonts=style.fonts, illustrations=style.illustrations)
-                    for _ in range(per_kind)
-                ]
-                for k in CARD_KINDS
-            }
+            {k: [render_face(k, rng) for _ in range(per_kind)] for k in CARD_KINDS}
         )
 
     def pick(self, kind: str, rng: np.random.Generator, height: float) -> np.ndarray:

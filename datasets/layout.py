@@ -38,8 +38,8 @@ LAYOUT_STYLES = ("rows", "columns", "mixed", "loose")
 SIDEWAYS_STACKS = 0.4
 # Of those, the share shifted to the left, so that the wasabi shows on the nigiri's right.
 # Until the thirteenth session every sideways nigiri went right; a renderer written apart
-# from this one (datasets/other_scene.py) shifts either way, and the networks, never shown
-# a wasabi on the right, read most of those stacks as plain nigiri.
+# from this one shifted either way, and the networks, never shown a wasabi on the right,
+# read most of those stacks as plain nigiri.
 WASABI_ON_THE_RIGHT = 0.5
 
 

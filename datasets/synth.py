@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import multiprocessing as mp
 import os
 from collections.abc import Iterator
@@ -11,41 +10,25 @@ from pathlib import Path
 import numpy as np
 
 from datasets.deck import deck_manifest, load_deck
-from datasets.faces import CLASSIC_STYLE, FacePool, FaceStyle
-from datasets.other_scene import make_other_scene
+from datasets.faces import FacePool
 from datasets.printing import ANOTHER_PRINTING, PrintRun
 from datasets.scene import Scene, make_scene
-from datasets.table import PRINTED_CLOTHS
 from datasets.yolo_format import PROCEDURAL_DECK, prepare, split_of, write_scene
 
 _pool: FacePool | None = None
-
-# Photo renderers by name: classic (and printed) train the detector; other is an
-# independent hand's, written from card-spec.md alone, for held-out tests only.
-SCENES = {
-    "classic": make_scene,
-    # The classic renderer on printed tablecloths only: training data for a weak spot the
-    # other renderer showed (datasets/table.py, PRINTED_CLOTHS).
-    "printed": functools.partial(make_scene, tables=PRINTED_CLOTHS),
-    "other": make_other_scene,
-}
+# Different procedural faces of each kind drawn where no deck folder is given.
+RENDERED_PER_KIND = 10
 
 
-def face_pool(
-    seed: int,
-    faces_dir: Path | None = None,
-    mix_rendered: bool = False,
-    style: FaceStyle = CLASSIC_STYLE,
-) -> FacePool:
-    """The deck in `faces_dir` (datasets/deck.py); without one, procedural faces (seeded,
-    in `style`: a made-up deck for tests only). `mix_rendered` adds procedural faces to the
-    deck's."""
+def face_pool(seed: int, faces_dir: Path | None = None, mix_rendered: bool = False) -> FacePool:
+    """The deck in `faces_dir` (datasets/deck.py); without one, procedural faces (seeded:
+    a made-up deck for tests only). `mix_rendered` adds procedural faces to the deck's."""
     if faces_dir is None:
-        return FacePool.rendered(seed, style.per_kind, style)
+        return FacePool.rendered(seed, RENDERED_PER_KIND)
     deck = load_deck(faces_dir)
     if not mix_rendered:
         return deck
-    rendered = FacePool.rendered(seed, style.per_kind, style)
+    rendered = FacePool.rendered(seed, RENDERED_PER_KIND)
     for kind, levels in rendered.faces.items():
         deck.faces.setdefault(kind, []).extend(levels)
     return deck
@@ -56,9 +39,9 @@ def scene_rng(seed: int, index: int) -> np.random.Generator:
     return np.random.default_rng([seed, index])
 
 
-def _init(seed: int, faces_dir: str | None, mix: bool, style: FaceStyle) -> None:
+def _init(seed: int, faces_dir: str | None, mix: bool) -> None:
     global _pool
-    _pool = face_pool(seed, Path(faces_dir) if faces_dir else None, mix, style)
+    _pool = face_pool(seed, Path(faces_dir) if faces_dir else None, mix)
 
 
 # How the deck is printed in the photos: a print run drawn per photo within training's
@@ -66,11 +49,11 @@ def _init(seed: int, faces_dir: str | None, mix: bool, style: FaceStyle) -> None
 PRINTINGS: dict[str, PrintRun | None] = {"varied": None, "another": ANOTHER_PRINTING}
 
 
-def _make(args: tuple[int, int, int, str, str]) -> tuple[int, Scene]:
-    seed, index, size, scene, printing = args
+def _make(args: tuple[int, int, int, str]) -> tuple[int, Scene]:
+    seed, index, size, printing = args
     assert _pool is not None
     extra = {} if PRINTINGS[printing] is None else {"printing": PRINTINGS[printing]}
-    return index, SCENES[scene](scene_rng(seed, index), _pool, size=size, **extra)
+    return index, make_scene(scene_rng(seed, index), _pool, size=size, **extra)
 
 
 def generate(
@@ -82,21 +65,14 @@ def generate(
     faces_dir: Path | None = None,
     mix_rendered: bool = False,
     start: int = 0,
-    style: FaceStyle = CLASSIC_STYLE,
-    scene: str = "classic",
     printing: str = "varied",
 ) -> Iterator[tuple[int, Scene]]:
-    """Yield (index, scene) for indices start..start+count-1, in order, drawn by the
-    photo renderer named `scene` (see SCENES)."""
-    if scene not in SCENES:
-        raise ValueError(f"unknown scene renderer {scene!r}; expected one of {', '.join(SCENES)}")
+    """Yield (index, scene) for indices start..start+count-1, in order."""
     if printing not in PRINTINGS:
         raise ValueError(f"unknown printing {printing!r}; expected one of {', '.join(PRINTINGS)}")
-    if printing != "varied" and scene == "other":
-        raise ValueError("--printing applies to the classic renderer, not --scene other")
     workers = workers or min(2, os.cpu_count() or 1)
-    tasks = [(seed, i, size, scene, printing) for i in range(start, start + count)]
-    init_args = (seed, str(faces_dir) if faces_dir else None, mix_rendered, style)
+    tasks = [(seed, i, size, printing) for i in range(start, start + count)]
+    init_args = (seed, str(faces_dir) if faces_dir else None, mix_rendered)
     if workers <= 1:
         _init(*init_args)
         yield from map(_make, tasks)
@@ -115,9 +91,7 @@ def write_dataset(
     faces_dir: Path | None = None,
     mix_rendered: bool = False,
     progress: bool = True,
-    style: FaceStyle = CLASSIC_STYLE,
     held_out: str | None = None,
-    scene: str = "classic",
     printing: str = "varied",
 ) -> Path:
     """Write a dataset; `held_out` marks it as a test set that training refuses."""
@@ -136,8 +110,6 @@ def write_dataset(
         workers=workers,
         faces_dir=faces_dir,
         mix_rendered=mix_rendered,
-        style=style,
-        scene=scene,
         printing=printing,
     )
     for index, made in tqdm(scenes, total=images, disable=not progress, desc="synth", unit="img"):

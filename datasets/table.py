@@ -16,9 +16,9 @@ import numpy as np
 from datasets.layout import CARD_H, CARD_W
 
 SURFACES = ("wood", "cloth", "marble", "painted", "paper")
-# Printed tablecloths, drawn only where asked (`sushigo synth --scene printed`): a renderer
-# written apart from this one (datasets/other_scene.py) read 27 of 35 photos exactly on
-# stripes, gingham and dots against 263 of 265 on its other tables: stripes read as cards.
+# Printed tablecloths, drawn only where asked (scene.make_scene's `tables`): photos of a
+# renderer written apart from this one were read 27 of 35 exactly on stripes, gingham and
+# dots against 263 of 265 on its other tables: stripes read as cards.
 PRINTED_CLOTHS = ("stripes", "gingham", "dots")
 # Their inks: saturated, as tablecloths are, some close to a card's face colour (BGR).
 _INKS = (

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
-from collections.abc import Mapping
 from pathlib import Path
 
 import cv2
@@ -11,10 +9,9 @@ import numpy as np
 import pytest
 
 from api.cli import main
-from datasets.commands import HAND_DRAWN_ART, HELD_OUT_ART, TRAINED_HAND_ART, hand_drawn_art
-from datasets.faces import Illustrate, render_face
+from datasets.faces import render_face
 from datasets.yolo_format import read_split
-from scoring.cards import CARD_KINDS, NIGIRI
+from scoring.cards import CARD_KINDS
 from tests.datasets.test_scans import photo_of_card, read_png
 
 
@@ -63,24 +60,6 @@ def test_faces_import_saves_the_next_face(
             "no such deck folder",
         ),
         (["synth", "--preview", "{out}/sheet.gif"], "name it .png or .jpg"),
-        (
-            ["synth", "--out", "{out}/set", "--images", "2", "--font-file", "{out}/no.ttf"],
-            "no such font file",
-        ),
-        (
-            [
-                "synth",
-                "--out",
-                "{out}/set",
-                "--images",
-                "2",
-                "--fonts",
-                "varied",
-                "--font-file",
-                "{out}/no.ttf",
-            ],
-            "drop --fonts",
-        ),
     ],
 )
 def test_user_errors_are_one_line(
@@ -170,70 +149,18 @@ def test_the_synth_benchmark_runs(faces_dir: Path) -> None:
     assert result["images"] == 3 and result["steady_per_s"] > 0
 
 
-def test_synth_draws_hand_drawn_art_on_request(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+def test_synth_printing_another_writes_a_held_out_set(
+    tmp_path: Path, faces_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # One art end to end (a set renders its whole face pool: seconds an art, half a minute
-    # for --art hands); every --art choice's drawers are checked below without a data set.
-    for art in HELD_OUT_ART[:1]:
-        out = tmp_path / art
-        argv = ["synth", "--out", str(out), "--images", "2", "--size", "320", "--workers", "1"]
-        assert main([*argv, "--art", art]) == 0
-        assert "wrote 2 images" in capsys.readouterr().out
-        items = read_split(out, "train") + read_split(out, "val") + read_split(out, "test")
-        assert len(items) == 2
-        # A held-out art's set says so, and training refuses it before anything runs.
-        assert f"--art {art}" in (out / "data.yaml").read_text()
-        for stage in ("all", "detector", "classifier", "stack-check"):
-            assert main(["train", "--data", str(out), "--stage", stage]) == 2
-            err = capsys.readouterr().err
-            assert "is a held-out test set" in err and "never train on it" in err
-
-
-@pytest.mark.parametrize("art", ["classic", "varied", "abstract", "rolls", *HAND_DRAWN_ART])
-def test_each_art_choice_names_its_illustrations(art: str) -> None:
-    from datasets.art import abstract, restyled_all
-    from datasets.commands import _face_style
-    from datasets.faces import CLASSIC_STYLE, ILLUSTRATIONS, MAKI_ICONS
-
-    args = argparse.Namespace(font_file=None, fonts="classic", art=art)
-    style = _face_style(args)
-    assert set(style.illustrations) == set(CARD_KINDS)
-    if art == "classic":
-        assert style == CLASSIC_STYLE
-    elif art in HAND_DRAWN_ART:
-        assert style.illustrations is hand_drawn_art(art)
-    elif art == "abstract":
-        assert style.per_kind > CLASSIC_STYLE.per_kind
-        assert all(draw is abstract for draw in style.illustrations.values())
-    else:
-        assert style.per_kind > CLASSIC_STYLE.per_kind
-        assert style.illustrations.keys() == restyled_all(ILLUSTRATIONS).keys()
-        assert all(draw is not ILLUSTRATIONS[k] for k, draw in style.illustrations.items())
-        maki = {style.illustrations[k] for k in MAKI_ICONS}
-        # Rolls: one drawer for every maki card, so the drawing cannot tell them apart.
-        assert len(maki) == (1 if art == "rolls" else 3)
-
-
-@pytest.mark.parametrize("art", ["hands", "nigiri"])
-def test_hands_trains_on_the_trained_arts_only(monkeypatch: pytest.MonkeyPatch, art: str) -> None:
-    import datasets.commands as commands
-
-    asked: list[str] = []
-
-    def recorded(name: str) -> Mapping[str, Illustrate]:
-        asked.append(name)
-        return hand_drawn_art(name)
-
-    monkeypatch.setattr(commands, "hand_drawn_art", recorded)
-    style = commands._face_style(argparse.Namespace(font_file=None, fonts="classic", art=art))
-    assert tuple(asked) == TRAINED_HAND_ART
-    assert set(style.illustrations) == set(CARD_KINDS)
-    assert style.per_kind > 30
-    # Nigiri: one drawer for every nigiri card, so only the banner tells them apart.
-    nigiri = {style.illustrations[kind] for kind in NIGIRI}
-    assert len(nigiri) == (1 if art == "nigiri" else 3)
-    assert len(set(style.illustrations.values())) == len(CARD_KINDS) - 3 + len(nigiri)
-    # Something stays held out, and nothing is both.
-    assert HELD_OUT_ART and not set(HELD_OUT_ART) & set(TRAINED_HAND_ART)
-    assert set(HELD_OUT_ART) | set(TRAINED_HAND_ART) == set(HAND_DRAWN_ART)
+    out = tmp_path / "another"
+    argv = ["synth", "--out", str(out), "--images", "2", "--size", "320", "--workers", "1"]
+    assert main([*argv, "--faces", str(faces_dir), "--printing", "another"]) == 0
+    assert "wrote 2 images" in capsys.readouterr().out
+    items = read_split(out, "train") + read_split(out, "val") + read_split(out, "test")
+    assert len(items) == 2
+    # A held-out set says so, and training refuses it before anything runs.
+    assert "--printing another" in (out / "data.yaml").read_text()
+    for stage in ("all", "detector", "classifier", "stack-check"):
+        assert main(["train", "--data", str(out), "--stage", stage]) == 2
+        err = capsys.readouterr().err
+        assert "is a held-out test set" in err and "never train on it" in err

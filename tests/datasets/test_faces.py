@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from datasets.faces import CARD_ASPECT, FONTS, font_files, render_face, varied_fonts
+from datasets.faces import CARD_ASPECT, render_face
 from scoring.cards import CARD_KINDS
 from tests.datasets.test_scans import read_png
 
@@ -41,28 +41,3 @@ def test_the_same_seed_renders_the_same_face_and_another_seed_another(kind: str)
 def test_an_unknown_kind_is_refused_by_name() -> None:
     with pytest.raises(ValueError, match="unknown card kind 'toro'"):
         render_face("toro", np.random.default_rng(0))
-
-
-def test_varied_lettering_keeps_the_classic_fonts_and_adds_other_families() -> None:
-    fonts = varied_fonts()
-    assert fonts[: len(FONTS)] == FONTS
-    files = [Path(f[0]) for f in fonts if isinstance(f, tuple) and f[0].endswith(".ttf")]
-    assert len(files) >= 5 and all(f.is_file() for f in files)
-    # Lettered in another family, the same card (same draws) differs only in its text.
-    classic = render_face("wasabi", np.random.default_rng(3), fonts=FONTS[:1])
-    other = render_face("wasabi", np.random.default_rng(3), fonts=[(str(files[0]), 400)])
-    banner = slice(0, round(0.18 * classic.shape[0]))
-    assert not np.array_equal(classic[banner], other[banner])
-    middle = slice(round(0.25 * classic.shape[0]), round(0.75 * classic.shape[0]))
-    assert np.array_equal(classic[middle], other[middle])
-
-
-def test_font_files_are_checked_before_any_face_is_drawn(tmp_path: Path) -> None:
-    with pytest.raises(FileNotFoundError, match="no such font file"):
-        font_files([tmp_path / "missing.ttf"])
-    with pytest.raises(ValueError, match="no font files"):
-        font_files([])
-    not_a_font = tmp_path / "notes.ttf"
-    not_a_font.write_text("not a font")
-    with pytest.raises(ValueError, match="is not a font file"):
-        font_files([not_a_font])

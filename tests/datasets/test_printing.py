@@ -70,8 +70,6 @@ def test_a_worn_card_keeps_its_size_and_differs_from_card_to_card() -> None:
     assert sum(c > 0.5 for c in changed) >= 6  # most cards show some wear
 
 
-def test_another_printing_is_refused_for_the_other_renderer() -> None:
-    with pytest.raises(ValueError, match="--printing applies to the classic renderer"):
-        list(generate(1, 1, 160, workers=1, scene="other", printing="another"))
+def test_an_unknown_printing_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown printing"):
         list(generate(1, 1, 160, workers=1, printing="sepia"))
