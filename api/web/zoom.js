@@ -86,6 +86,12 @@ export function makeZoomable(svg, { width, height, opening, changed, canPan }) {
   let gesture = null;
   let lastTap = null;
   svg.addEventListener("pointerdown", (event) => {
+    // A first finger starts a new gesture: a finger whose lift was never told is gone,
+    // and a pan before it no longer stops a tap (a drag is followed by no click).
+    if (event.isPrimary) {
+      pointers.clear();
+      delete svg.dataset.panned;
+    }
     if (!canPan()) return;
     pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
     svg.setPointerCapture?.(event.pointerId);

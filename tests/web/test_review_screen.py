@@ -552,3 +552,26 @@ def test_the_photo_opens_on_the_cards_and_zooms(server: Server, phone: Any) -> N
     assert dragged[2] == pytest.approx(pinched[2])
     idle(page)
     assert page.get_by_test_id("sheet").evaluate("(d) => d.open") is False
+    # ... and the next tap on a box opens it.
+    page.wait_for_timeout(400)
+    page.get_by_test_id("zoom-cards").tap()
+    page.evaluate(CENTRE_COLUMN)
+    tempura = page.locator('g.box[data-label="tempura"] rect.frame').bounding_box()
+    page.touchscreen.tap(tempura["x"] + tempura["width"] / 2, tempura["y"] + tempura["height"] / 2)
+    page.get_by_test_id("box-sheet-title").wait_for()
+    assert page.get_by_test_id("box-sheet-title").inner_text() == "This card: Tempura"
+    close_sheet(page)
+
+    # On the whole photo too, two fingers zoom in.
+    # (A tap within a moment of the last finger's lift is taken as part of that gesture
+    # by Chromium's touch emulation: a finger waits a moment, as a hand does.)
+    page.wait_for_timeout(400)
+    page.get_by_test_id("zoom-whole").tap()
+    page.evaluate(CENTRE_COLUMN)
+    photo = page.get_by_test_id("photo").bounding_box()
+    cx, cy = photo["x"] + photo["width"] / 2, photo["y"] + photo["height"] / 2
+    touches(cdp, "touchStart", [(cx - 20, cy), (cx + 20, cy)])
+    for step in range(1, 6):
+        touches(cdp, "touchMove", [(cx - 20 - 4 * step, cy), (cx + 20 + 4 * step, cy)])
+    touches(cdp, "touchEnd", [])
+    assert page.evaluate(VIEW)[2] == pytest.approx(width * 40 / 80, rel=0.05)
