@@ -1,4 +1,5 @@
-"""`sushigo serve`: run the HTTP service. uvicorn and the app load only when it runs."""
+"""`sushigo serve`: run the HTTP service; `sushigo db upgrade`: migrate its database;
+`sushigo corrections export`. uvicorn, the app and Alembic load only when one runs."""
 
 from __future__ import annotations
 
@@ -45,6 +46,26 @@ def register(subparsers: Any) -> None:
     export.add_argument("--database-url", help="a SQLAlchemy URL instead of SQLite in the data dir")
     export.set_defaults(handler=run_corrections_export)
 
+    db = subparsers.add_parser(
+        "db",
+        help="the service's database: bring its schema up to date",
+        description="Work with the service's database (SQLite in the data dir, or "
+        "SUSHIGO_DATABASE_URL).",
+    )
+    db_actions = db.add_subparsers(dest="action", required=True, metavar="ACTION")
+    upgrade = db_actions.add_parser(
+        "upgrade",
+        help="apply the schema migrations not applied yet and print the revision",
+        description="Apply the schema migrations the database lacks (what `sushigo serve` "
+        "also does on start) and print the revision it is at. A database made before "
+        "there were migrations is recognised and kept, rows and all.",
+    )
+    upgrade.add_argument("--data-dir", type=Path, help="photos and the SQLite database (./data)")
+    upgrade.add_argument(
+        "--database-url", help="a SQLAlchemy URL instead of SQLite in the data dir"
+    )
+    upgrade.set_defaults(handler=run_db_upgrade)
+
 
 def settings_from(args: argparse.Namespace) -> Any:
     from api.settings import get_settings
@@ -61,6 +82,21 @@ def run_serve(args: argparse.Namespace) -> int:
 
     app = create_app(settings_from(args))
     uvicorn.run(app, host=args.host, port=args.port)
+    return 0
+
+
+def run_db_upgrade(args: argparse.Namespace) -> int:
+    from api.database import make_engine, upgrade_schema
+    from api.settings import get_settings
+
+    settings = get_settings(data_dir=args.data_dir, database_url=args.database_url)
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    engine = make_engine(settings.resolved_database_url)
+    try:
+        revision = upgrade_schema(engine)
+    finally:
+        engine.dispose()
+    print(f"database at revision {revision} (head)")
     return 0
 
 

@@ -4,19 +4,30 @@ With SQLite every transaction begins IMMEDIATE: it takes the write lock up front
 two requests never both read a version and then race to write it (a deferred SQLite
 transaction that reads first and writes later fails outright when another writer got in
 between). Transactions stay short; slow work (detection, drawing) happens outside them.
+
+The schema is Alembic's (api/migrations): `upgrade_schema` brings a database to the newest
+revision on start and for `sushigo db upgrade`.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
-from api.models import Base
-
 BUSY_TIMEOUT_MS = 30_000
+MIGRATIONS = Path(__file__).parent / "migrations"
+# The first revision: the schema that `Base.metadata.create_all` made before there were
+# migrations. A database with those tables and no alembic_version table is stamped with it.
+BASELINE = "0001"
+BASELINE_TABLES = frozenset(
+    {"games", "players", "rounds", "round_events", "collections", "photos", "review_events"}
+)
+# Any fixed number: PostgreSQL's lock that lets one starting process migrate at a time.
+MIGRATION_LOCK = 0x5005_1060
 
 
 def make_engine(url: str) -> Engine:
@@ -50,9 +61,44 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
-def create_schema(engine: Engine) -> None:
-    """Create the tables that do not exist yet (idempotent)."""
-    Base.metadata.create_all(engine)
+def alembic_config(connection: Connection | None = None) -> Any:
+    """Alembic's configuration for the migrations shipped in api/migrations/; with a
+    connection, migrations run on it (env.py)."""
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    return config
+
+
+def upgrade_schema(engine: Engine) -> str:
+    """Bring the database up to the newest revision (idempotent); return that revision.
+
+    An empty database gets every migration. One written before there were migrations
+    (the tables, no alembic_version) is stamped as the baseline first: its rows are kept.
+    It all happens in one transaction, so a failed migration changes nothing.
+    """
+    from alembic import command
+    from alembic.runtime.migration import MigrationContext
+
+    with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            # Two processes starting at once: the second waits, then finds it done.
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+        config = alembic_config(connection)
+        tables = set(inspect(connection).get_table_names())
+        if "alembic_version" not in tables and tables & BASELINE_TABLES:
+            missing = BASELINE_TABLES - tables
+            if missing:
+                raise RuntimeError(
+                    "the database has some of the service's tables but not "
+                    f"{', '.join(sorted(missing))}, and no alembic_version: not upgrading it"
+                )
+            command.stamp(config, BASELINE)
+        command.upgrade(config, "head")
+        revision = MigrationContext.configure(connection).get_current_revision()
+    return str(revision)
 
 
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:

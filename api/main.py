@@ -19,7 +19,7 @@ from fastapi.utils import is_body_allowed_for_status_code
 from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException
 
-from api.database import create_schema, make_engine, make_sessionmaker
+from api.database import make_engine, make_sessionmaker, upgrade_schema
 from api.detection import DetectorProvider
 from api.errors import ApiError, invalid_request_body, safe_text
 from api.limits import BodySizeLimit
@@ -55,13 +55,14 @@ PHOTO_STATUS: dict[str, int] = {
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The service over `settings` (default: SUSHIGO_* environment variables).
 
-    Creates the data folder and the database schema if they do not exist yet.
+    Creates the data folder if it does not exist yet and brings the database schema up to
+    the newest migration (api/migrations; a database from before migrations is kept).
     """
     settings = settings or get_settings()
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     remove_incoming(settings.data_dir)
     engine = make_engine(settings.resolved_database_url)
-    create_schema(engine)
+    upgrade_schema(engine)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
