@@ -112,15 +112,28 @@ const memory = {
       return [];
     }
   },
-  remember(game) {
+  // A game this phone started or opened, as it last saw it: enough to list it on the
+  // home page (title, players, date, the winner once finished) and to reopen it on the
+  // screen it was on. Only this phone's storage holds it: no one else sees the list.
+  remember(game, standings = null, route = null) {
+    const previous = this.recent().find((g) => g.id === game.id);
+    const complete = Boolean(standings?.complete);
+    const top = complete ? standings.players.find((p) => p.name === standings.winners[0]) : null;
     const entry = {
       id: game.id,
       title: game.title,
       players: game.players.map((p) => p.name),
+      created: game.created_at || previous?.created || new Date().toISOString(),
       at: new Date().toISOString(),
+      status: game.status,
+      rounds: game.rounds,
+      played: standings ? standings.rounds_played : (previous?.played ?? 0),
+      winners: complete ? standings.winners : [],
+      points: top ? top.total : null,
+      route: route ? { round: route.round, seat: route.seat } : (previous?.route ?? null),
     };
     const others = this.recent().filter((g) => g.id !== game.id);
-    this.set("sushigo:recent", JSON.stringify([entry, ...others].slice(0, 8)));
+    this.set("sushigo:recent", JSON.stringify([entry, ...others].slice(0, 20)));
   },
 };
 
@@ -230,7 +243,7 @@ async function load() {
     if (app.route !== route) return; // a newer navigation took over
     Object.assign(app, state);
     setOffline(false);
-    memory.remember(app.game);
+    memory.remember(app.game, app.standings, route);
     render();
   } catch (error) {
     if (app.route !== route) return;
@@ -918,32 +931,51 @@ function renderHome(message) {
       joinError,
       h("button", { type: "submit", class: "button wide" }, "Open the game"),
     ),
-    recent.length
-      ? h(
-          "section",
-          { class: "panel" },
-          h("h2", {}, "On this phone"),
-          h(
-            "ul",
-            { class: "recent" },
-            recent.map((g) =>
-              h(
-                "li",
-                {},
-                h(
-                  "a",
-                  { href: routeUrl({ game: g.id }), class: "button wide" },
-                  g.title || g.players.join(", "),
-                  h("small", {}, ` ${new Date(g.at).toLocaleDateString()}`),
-                ),
-              ),
-            ),
-          ),
-        )
-      : null,
+    recent.length ? recentGames(recent) : null,
   );
   addName();
   addName();
+}
+
+// The games this phone started or opened, newest first, each a link back to where it was.
+function recentGames(recent) {
+  const day = (iso) => new Date(iso).toLocaleDateString([], { day: "numeric", month: "short", year: "numeric" });
+  const state = (g) => {
+    if (g.winners?.length) {
+      const points = g.points === null ? "" : ` with ${plural(g.points, "point")}`;
+      return g.winners.length === 1 ? `${g.winners[0]} won${points}` : `${listNames(g.winners)} shared the win${points}`;
+    }
+    if (g.status === "fixing") return "A round is being fixed";
+    if (g.status === "finished") return "Finished";
+    return g.played ? `${plural(g.played, "round")} of ${g.rounds} played` : "Not started";
+  };
+  return h(
+    "section",
+    { class: "panel", "data-testid": "recent-games" },
+    h("h2", {}, "Games on this phone"),
+    h(
+      "ul",
+      { class: "recent" },
+      recent.map((g) =>
+        h(
+          "li",
+          {},
+          h(
+            "a",
+            { href: routeUrl({ game: g.id, ...(g.route || {}) }), class: "recent-game", "data-testid": `recent-${g.id}` },
+            h("strong", { class: "recent-title" }, g.title || listNames(g.players)),
+            g.title ? h("span", { class: "recent-players" }, listNames(g.players)) : null,
+            h(
+              "span",
+              { class: "recent-state" },
+              h("span", { class: g.winners?.length ? "recent-winner" : "" }, state(g)),
+              ` · ${day(g.created || g.at)}`,
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
 }
 
 // --- the game ---------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ never stand in a tap's way, uploads that fail in plain words, stacks read as one
 
 from __future__ import annotations
 
+import datetime
 import io
 import itertools
 import re
@@ -575,3 +576,82 @@ def test_the_photo_opens_on_the_cards_and_zooms(server: Server, phone: Any) -> N
         touches(cdp, "touchMove", [(cx - 20 - 4 * step, cy), (cx + 20 + 4 * step, cy)])
     touches(cdp, "touchEnd", [])
     assert page.evaluate(VIEW)[2] == pytest.approx(width * 40 / 80, rel=0.05)
+
+
+# --- the games on this phone ---------------------------------------------------------------
+
+
+def play_through_the_api(server: Server, game: dict[str, Any]) -> None:
+    """Every round of a 2-player game confirmed and recorded, as another phone would."""
+    headers = {"X-Edit-Token": game["edit_token"]}
+    base = f"{server.url}/api/v1/games/{game['id']}"
+    hands = [{"tempura": 4, "sashimi": 3, "pudding": 3}, {"dumpling": 5, "maki_3": 4, "egg": 1}]
+    for number in (1, 2, 3):
+        for seat, hand in enumerate(hands, start=1):
+            url = f"{base}/rounds/{number}/players/{seat}"
+            version = httpx.get(url).json()["version"]
+            body = {"action": "set_counts", "counts": hand, "version": version}
+            changed = httpx.post(f"{url}/corrections", json=body, headers=headers)
+            changed.raise_for_status()
+            confirmed = httpx.post(
+                f"{url}/confirm", json={"version": changed.json()["version"]}, headers=headers
+            )
+            confirmed.raise_for_status()
+        version = httpx.get(f"{base}/rounds/{number}").json()["version"]
+        recorded = httpx.post(
+            f"{base}/rounds/{number}/record",
+            json={"version": version, "accept_problems": True},
+            headers=headers,
+        )
+        recorded.raise_for_status()
+
+
+def test_the_home_page_lists_this_phones_games(server: Server, phone: Any) -> None:
+    page = phone
+    finished = httpx.post(
+        f"{server.url}/api/v1/games",
+        json={"players": ["Ana", "Ben"], "rounds": 3, "title": "Friday night"},
+    ).json()
+    play_through_the_api(server, finished)
+    standings = httpx.get(f"{server.url}/api/v1/games/{finished['id']}/standings").json()
+    winner = standings["winners"][0]
+    points = next(p["total"] for p in standings["players"] if p["name"] == winner)
+    playing = new_game(server, ["Cy", "Di", "Ed"])
+    never_opened = new_game(server, ["Fay", "Gus"])
+
+    # This phone opens the finished game on round 2's second player, and the other game.
+    page.goto(f"{server.url}/?game={finished['id']}&round=2&seat=2#edit={finished['edit_token']}")
+    page.get_by_test_id("counters").wait_for()
+    page.goto(edit_url(server, playing))
+    page.get_by_test_id("round-panel").wait_for()
+    idle(page)
+
+    # The tab is closed; a new one opens the home page.
+    other = page.context.new_page()
+    page.close()
+    page = other
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(server.url + "/")
+    listed = page.get_by_test_id("recent-games")
+    listed.wait_for()
+    links = listed.locator("a")
+    assert links.count() == 2  # never the game this phone was not given
+    assert page.get_by_test_id(f"recent-{never_opened['id']}").count() == 0
+    newest, older = links.nth(0).inner_text(), links.nth(1).inner_text()
+    assert newest.splitlines()[0] == "Cy, Di and Ed"
+    assert "Not started" in newest
+    assert older.splitlines()[:2] == ["Friday night", "Ana and Ben"]
+    assert f"{winner} won with {points} points" in older
+    year = str(datetime.date.today().year)
+    assert year in older and year in newest
+
+    # Each reopens where it was, with its edit token.
+    page.get_by_test_id(f"recent-{finished['id']}").tap()
+    page.get_by_test_id("counters").wait_for()
+    assert "Ben's cards" in page.locator("h1").inner_text()
+    assert "round=2" in page.url and "seat=2" in page.url
+    page.get_by_test_id("home-link").tap()
+    page.get_by_test_id(f"recent-{playing['id']}").tap()
+    page.get_by_test_id("round-panel").wait_for()
+    assert page.get_by_test_id("view-only").count() == 0
+    assert page.get_by_test_id("camera-1").count() == 1
