@@ -41,8 +41,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, selectinload
 
 from api import review
+from api.collections import CollectionView, view_collection
 from api.database import make_engine, make_sessionmaker
-from api.games import CollectionView, view_collection
 from api.models import Collection, Game, Round
 from api.settings import Settings, get_settings
 from api.storage import PhotoStore

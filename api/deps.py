@@ -19,7 +19,7 @@ from pydantic import BaseModel
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
-from api import games
+from api import games, tokens
 from api.detection import Detector, DetectorProvider, detect_in_background
 from api.models import Game
 from api.schemas import DetectForm, PhotoUploadForm
@@ -146,7 +146,7 @@ async def get_writable_game(
     game: Annotated[Game, Depends(get_game)],
     token: Annotated[str | None, Depends(get_edit_token)],
 ) -> Game:
-    games.authorize(game, token)
+    tokens.authorize(game, token)
     return game
 
 
@@ -158,7 +158,7 @@ def authorize_upload(game_id: GameId, token: EditTokenDep, session: SessionDep) 
     """The game and its edit token, checked before an upload's body is read: a photo
     sent without the game's token is never read, let alone decoded. The check's read
     transaction ends before the body arrives (a slow phone holds no database lock)."""
-    games.authorize_by_id(session, game_id, token)
+    tokens.authorize_by_id(session, game_id, token)
 
 
 AuthorizedUploadDep = Annotated[None, Depends(authorize_upload)]

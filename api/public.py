@@ -7,9 +7,9 @@ from typing import Literal
 from fastapi.responses import Response
 from pydantic import BaseModel
 
-from api import games, review, revisions
+from api import games, review, revisions, rounds
+from api.collections import CollectionView
 from api.errors import Conflict
-from api.games import CollectionView
 from api.models import Game, Photo, Round
 from api.schemas import (
     BoxPublic,
@@ -180,7 +180,7 @@ def collection_public(view: CollectionView) -> CollectionPublic:
         hand_size=games.rules_of(view.game).hand_size,
         hand_note=hand_note(assessment.problems),
         warnings=assessment.warnings,
-        problems=[ProblemPublic(**games.problem_dict(view.game, p)) for p in assessment.problems],
+        problems=[ProblemPublic(**rounds.problem_dict(view.game, p)) for p in assessment.problems],
         confirmed_tally=None
         if state.confirmed_tally is None or not state.confirmed
         else TallyOut(**_full(state.confirmed_tally)),
@@ -213,10 +213,10 @@ def round_public(game: Game, row: Round, views: list[CollectionView]) -> RoundPu
     problems = []
     if len(confirmed) == len(views):
         tallies = [Tally.from_mapping(v.state.confirmed_tally or {}) for v in views]
-        problems = games.round_problems(game, row.number, tallies)
+        problems = rounds.round_problems(game, row.number, tallies)
     else:
         problems = [p for v in views for p in v.assessment.problems]
-    record = games.latest_record(row)
+    record = rounds.latest_record(row)
     accepts = True
     try:
         games.require_open_round(game, row)
@@ -241,7 +241,7 @@ def round_public(game: Game, row: Round, views: list[CollectionView]) -> RoundPu
             )
             for v in views
         ],
-        problems=[ProblemPublic(**games.problem_dict(game, p)) for p in problems],
+        problems=[ProblemPublic(**rounds.problem_dict(game, p)) for p in problems],
         record=None
         if record is None
         else RoundRecordPublic(

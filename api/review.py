@@ -10,7 +10,7 @@ A new photo starts the review afresh, but the reading it replaced is kept (`earl
 the boxes, counts, corrections and confirmation as they stood), and a restore event
 brings one back exactly, replacing the current reading, which is kept in its turn.
 
-This module is plain data in, plain data out: api/games.py loads the events and photos.
+This module is plain data in, plain data out: api/collections.py loads the events and photos.
 """
 
 from __future__ import annotations
@@ -172,7 +172,7 @@ def _apply(
     if event.kind == RESTORE:
         wanted = None if payload["photo"] is None else int(payload["photo"])
         kept = state.earlier.get(wanted)
-        if kept is None:  # pragma: no cover - games.restore only names a kept reading
+        if kept is None:  # pragma: no cover - collections.restore only names a kept reading
             return
         _keep_current(state, event.seq)
         del state.earlier[wanted]

@@ -2,7 +2,7 @@
 rounds or to any collection in them, so that a page can poll cheaply.
 
 It is the game's version plus every round's version: each write moves one of them up by
-one (a collection's write moves its round's version too, api.games._append), and a round
+one (a collection's write moves its round's version too, api.collections._append), and a round
 is only removed while it is still untouched at version 0, so the sum never goes back.
 The ETag built on it lets a poll with `If-None-Match` come back as an empty 304.
 """

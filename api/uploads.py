@@ -1,7 +1,7 @@
 """Receiving a photo upload: the multipart body is parsed as it arrives, the photo's
 bytes are kept in memory (bounded by the size limit), and the small form fields beside it
 are validated like any FastAPI form. The photo is hashed later, off the event loop
-(api/games.py), beside its decode.
+(api/collections.py), beside its decode.
 
 Why not FastAPI's `File()` / `Form()`: Starlette spools every file part over 1 MB to a
 temporary file on disk, one worker-thread hop per 64 KB chunk, only for the route to read

@@ -8,7 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Body, status
 from fastapi.responses import FileResponse, Response
 
-from api import games, public
+from api import collections, games, public
 from api.annotated import annotated_jpeg
 from api.deps import (
     AuthorizedUploadDep,
@@ -56,8 +56,8 @@ def read_collection(
     number: RoundNumber, seat: Seat, game: GameDep, session: SessionDep
 ) -> CollectionPublic:
     """The player's draft: photo, boxes after corrections, tally, hand-size check."""
-    collection = games.get_collection(session, game, number, seat)
-    return public.collection_public(games.view_collection(game, collection))
+    collection = collections.get_collection(session, game, number, seat)
+    return public.collection_public(collections.view_collection(game, collection))
 
 
 @router.post(
@@ -95,7 +95,7 @@ def upload_photo(
     game = games.get_game(session, game_id)
     form = upload.valid()
     assert reading is not None  # a valid form has started one
-    view = games.upload_photo(
+    view = collections.upload_photo(
         session,
         store,
         game,
@@ -125,7 +125,7 @@ def list_photos(
     number: RoundNumber, seat: Seat, game: GameDep, session: SessionDep
 ) -> list[PhotoPublic]:
     """Every photo uploaded for this collection, oldest first (the last is current)."""
-    collection = games.get_collection(session, game, number, seat)
+    collection = collections.get_collection(session, game, number, seat)
     return [public.photo_public(game, photo) for photo in collection.photos]
 
 
@@ -150,7 +150,7 @@ def add_correction(
 
     `version` is the collection's. A correction of a confirmed tally un-confirms it.
     """
-    view = games.correct(
+    view = collections.correct(
         session,
         game,
         number,
@@ -171,7 +171,7 @@ def undo_correction(
     session: SessionDep,
 ) -> CollectionPublic:
     """Undo the latest correction still in effect (it stays in the audit, marked undone)."""
-    view = games.undo(session, game, number, seat, version=body.version, author=body.author)
+    view = collections.undo(session, game, number, seat, version=body.version, author=body.author)
     return public.collection_public(view)
 
 
@@ -184,7 +184,9 @@ def confirm_tally(
     session: SessionDep,
 ) -> CollectionPublic:
     """Mark the player's tally final for the round."""
-    view = games.confirm(session, game, number, seat, version=body.version, author=body.author)
+    view = collections.confirm(
+        session, game, number, seat, version=body.version, author=body.author
+    )
     return public.collection_public(view)
 
 
@@ -202,7 +204,7 @@ def restore_reading(
 
     `version` is the collection's.
     """
-    view = games.restore(
+    view = collections.restore(
         session,
         game,
         number,
@@ -219,8 +221,8 @@ def list_events(
     number: RoundNumber, seat: Seat, game: GameDep, session: SessionDep
 ) -> list[EventPublic]:
     """The audit: every upload, correction, undo and confirmation, who and when."""
-    collection = games.get_collection(session, game, number, seat)
-    return public.events_public(games.view_collection(game, collection))
+    collection = collections.get_collection(session, game, number, seat)
+    return public.events_public(collections.view_collection(game, collection))
 
 
 @router.get(
@@ -232,8 +234,8 @@ def annotated_draft(
     number: RoundNumber, seat: Seat, game: GameDep, session: SessionDep, store: StoreDep
 ) -> FileResponse:
     """The current photo with the reviewed boxes, labels and tally drawn on it."""
-    collection = games.get_collection(session, game, number, seat)
-    view = games.view_collection(game, collection)
+    collection = collections.get_collection(session, game, number, seat)
+    view = collections.view_collection(game, collection)
     photo = view.photo
     if photo is None:
         raise NotFound("this collection has no photo")

@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response, status
 
-from api import games, public, revisions, sheet
+from api import games, public, revisions, rounds, sheet, tokens
 from api.deps import EditTokenDep, GameDep, SessionDep, WritableGameDep
 from api.limits import JsonBodyRoute
 from api.schemas import (
@@ -57,7 +57,7 @@ def read_game(game: GameDep, token: EditTokenDep, request: Request, response: Re
     """The game's players, rules and the state of each round; `can_edit` says whether
     the request carried the edit token. Poll it with `If-None-Match: <ETag>`: 304 while
     `revision` has not moved."""
-    editor = games.can_edit(game, token)
+    editor = tokens.can_edit(game, token)
     tag = revisions.etag(revisions.game_revision(game), variant="edit" if editor else "view")
     if revisions.matches(request, tag):
         return revisions.not_modified(tag, vary=revisions.VARY)
@@ -95,7 +95,7 @@ def read_standings(game: GameDep, request: Request, response: Response) -> Any:
     if revisions.matches(request, tag):
         return revisions.not_modified(tag)
     revisions.cache_headers(response, tag)
-    return public.standings_public(game, games.standings(game))
+    return public.standings_public(game, rounds.standings(game))
 
 
 @router.get(
@@ -114,7 +114,7 @@ def read_sheet(game: GameDep, request: Request) -> Response:
     tag = revisions.etag(revisions.game_revision(game), variant="csv")
     if revisions.matches(request, tag):
         return revisions.not_modified(tag)
-    response = Response(sheet.sheet_csv(game, games.standings(game)), media_type=sheet.MEDIA_TYPE)
+    response = Response(sheet.sheet_csv(game, rounds.standings(game)), media_type=sheet.MEDIA_TYPE)
     response.headers["Content-Disposition"] = f'attachment; filename="{sheet.sheet_filename(game)}"'
     revisions.cache_headers(response, tag)
     return response

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from api import games, public
+from api import games, public, rounds
 from api.deps import GameDep, RoundNumber, SessionDep, WritableGameDep
 from api.limits import JsonBodyRoute
 from api.routes.games import WRITE_ERRORS
@@ -21,7 +21,7 @@ RECORD_ERRORS = {
 def _round(session: SessionDep, game: GameDep, number: int) -> RoundPublic:
     game = games.get_game(session, game.id)
     row = games.get_round(game, number)
-    return public.round_public(game, row, games.round_views(session, game, row))
+    return public.round_public(game, row, rounds.round_views(session, game, row))
 
 
 @router.get("/{number}", responses={404: WRITE_ERRORS[404]})
@@ -39,7 +39,7 @@ def record_round(
     Tallies over the hand size or the deck block the record (422 naming player and
     category) unless `accept_problems` is true. `version` is the round's.
     """
-    games.record_round(
+    rounds.record_round(
         session,
         game,
         number,
@@ -58,5 +58,5 @@ def reopen_round(
 
     `version` is the round's.
     """
-    games.reopen_round(session, game, number, version=body.version, author=body.author)
+    rounds.reopen_round(session, game, number, version=body.version, author=body.author)
     return _round(session, game, number)

@@ -1,0 +1,453 @@
+"""A player's collection in a round: its review (photos, corrections, undo, confirm,
+restore) as events, and the view that replays them into the tally that stands."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session, object_session, selectinload
+from sqlalchemy.orm.attributes import set_committed_value
+
+from api import review
+from api.errors import (
+    Conflict,
+    NotFound,
+    Unprocessable,
+)
+from api.games import ROUND_RECORDED, advance, check_version, get_round, require_open_round
+from api.models import Collection, Game, Photo, Player, ReviewEvent, Round
+from api.storage import PhotoStore, media_type, sha256_hex
+from scoring import (
+    Tally,
+    check_collection,
+)
+from vision.detections import Detections
+from vision.photo import Photo as DecodedPhoto
+from vision.photo import turned_file
+from vision.pipeline import review_detections
+
+
+def get_collection(session: Session, game: Game, number: int, seat: int) -> Collection:
+    row = get_round(game, number)
+    player = next((p for p in game.players if p.seat == seat), None)
+    if player is None:
+        raise NotFound(f"no player {seat}: the players are numbered 1 to {len(game.players)}")
+    collection = session.scalars(
+        select(Collection)
+        .where(Collection.round_id == row.id, Collection.player_id == player.id)
+        .options(selectinload(Collection.events))
+    ).one()
+    return collection
+
+
+# Earlier readings nobody confirmed or corrected are listed only so many, the latest: each
+# is the detector's reading of a photo (GET .../photos lists every photo, and a restore
+# takes any), and a phone that retakes a photo again and again must not make every read
+# of the collection slower. Every reading a person reviewed is listed.
+UNREVIEWED_LISTED = 3
+
+
+@dataclass(frozen=True)
+class CollectionView:
+    """A collection with its replayed review and the tally that stands for it."""
+
+    game: Game
+    round: Round
+    collection: Collection
+    state: review.ReviewState
+    assessment: review.Assessment
+    photo: Photo | None  # the current one
+    photos: dict[int, Photo] = field(default_factory=dict)  # every one uploaded, by id
+
+    @property
+    def player(self) -> Player:
+        return self.collection.player
+
+    @property
+    def earlier(self) -> list[EarlierView]:
+        """The readings later photos replaced that are listed, most recently replaced
+        first: every one a person confirmed or corrected, and the last few others."""
+        kept = sorted(self.state.earlier.values(), key=lambda e: e.replaced_at, reverse=True)
+        views, others = [], 0
+        for reading in kept:
+            if not reading.state.reviewed:
+                others += 1
+                if others > UNREVIEWED_LISTED:
+                    continue
+            photo = None if reading.photo_id is None else self.photos.get(reading.photo_id)
+            assessment = _assess(self.game, self.collection, reading.state, photo)
+            views.append(EarlierView(reading, assessment, photo))
+        return views
+
+
+@dataclass(frozen=True)
+class EarlierView:
+    """A reading a later photo replaced: as it stood then, its tally and its photo."""
+
+    reading: review.Earlier
+    assessment: review.Assessment
+    photo: Photo | None
+
+
+def _events(collection: Collection) -> list[review.Event]:
+    """The collection's review events as review.py replays them."""
+    return [review.Event(e.seq, e.kind, e.payload) for e in collection.events]
+
+
+def view_collection(game: Game, collection: Collection) -> CollectionView:
+    events = _events(collection)
+    # Every photo uploaded: the current one, and those whose readings were replaced
+    # (kept, and restorable). A table takes a photo or two per player and round.
+    ids = {int(e.payload["photo"]) for e in events if e.kind == review.UPLOAD}
+    photos: dict[int, Photo] = {}
+    if ids:
+        session = object_session(collection)
+        assert session is not None
+        if len(ids) == 1:
+            found = [session.get(Photo, next(iter(ids)))]
+        else:
+            found = list(session.scalars(select(Photo).where(Photo.id.in_(ids))))
+        photos = {p.id: p for p in found if p is not None}
+    state = review.replay(events, {ident: p.detections for ident, p in photos.items()})
+    photo = None if state.photo_id is None else photos.get(state.photo_id)
+    assessment = _assess(game, collection, state, photo)
+    return CollectionView(game, collection.round, collection, state, assessment, photo, photos)
+
+
+def _assess(
+    game: Game, collection: Collection, state: review.ReviewState, photo: Photo | None
+) -> review.Assessment:
+    return review.assess(
+        state,
+        notes=[] if photo is None else [str(note) for note in photo.warnings],
+        players=len(game.players),
+        seat=collection.player.seat,
+        round=collection.round.number,
+        name=collection.player.name,
+    )
+
+
+def _append(
+    session: Session,
+    collection: Collection,
+    *,
+    version: int,
+    kind: str,
+    payload: dict[str, Any],
+    author: str | None,
+    before_commit: Callable[[], object] | None = None,
+) -> None:
+    """Add the event as the collection's next one.
+
+    The version check, the check that the round was not recorded meanwhile and the
+    event go in one transaction (with `before_commit`, e.g. writing the photo file, just
+    before it ends), so a stale or late write stores nothing. Both checks are in the
+    UPDATEs' WHERE clauses: safe across processes, on SQLite and PostgreSQL alike.
+    """
+    check_version("collection", collection.version, version)
+    advance(session, collection, version)
+    moved = session.execute(
+        update(Round)
+        .where(Round.id == collection.round_id, Round.status != ROUND_RECORDED)
+        .values(version=Round.version + 1)
+        .execution_options(synchronize_session=False)
+    )
+    if moved.rowcount != 1:  # type: ignore[attr-defined]
+        session.rollback()
+        raise Conflict(
+            f"round {collection.round.number} was recorded meanwhile; re-open it to change it",
+            reason="round_recorded",
+        )
+    collection.events.append(
+        ReviewEvent(seq=version + 1, kind=kind, payload=payload, author=author)
+    )
+    if before_commit is not None:
+        before_commit()
+    session.commit()
+    set_committed_value(collection.round, "version", collection.round.version + 1)
+
+
+def writable_collection(session: Session, game: Game, number: int, seat: int) -> Collection:
+    """The collection, if its round takes entries now."""
+    collection = get_collection(session, game, number, seat)
+    require_open_round(game, collection.round)
+    return collection
+
+
+def open_collection(
+    session: Session, game: Game, number: int, seat: int
+) -> tuple[Collection, CollectionView]:
+    collection = writable_collection(session, game, number, seat)
+    return collection, view_collection(game, collection)
+
+
+def correct(
+    session: Session,
+    game: Game,
+    number: int,
+    seat: int,
+    *,
+    version: int,
+    correction: dict[str, Any],
+    author: str | None,
+) -> CollectionView:
+    """Apply one correction (relabel, delete, add, set_counts, adjust_count) as a new
+    event."""
+    _, view = open_collection(session, game, number, seat)
+    check_version("collection", view.collection.version, version)
+    action = correction["action"]
+    state = view.state
+    payload: dict[str, Any]
+    if action in (review.RELABEL, review.DELETE):
+        ident = int(correction["detection"])
+        box = state.boxes.get(ident)
+        if box is None:
+            known = ", ".join(str(i) for i in state.boxes) or "none"
+            raise Unprocessable(
+                f"no detection {ident} in this collection's review (its detections: {known})"
+            )
+        if action == review.RELABEL:
+            payload = {"detection": ident, "label": correction["label"], "previous": box.label}
+        else:
+            payload = {"detection": ident, "previous": box.record()}
+    elif action == review.ADD:
+        photo = view.photo
+        if photo is None:
+            raise Conflict(
+                "there is no photo to add a box to: upload one, or set the counts instead"
+            )
+        x1, y1, x2, y2 = (float(v) for v in correction["box"])
+        if not (0 <= x1 < x2 <= photo.width and 0 <= y1 < y2 <= photo.height):
+            raise Unprocessable(
+                f"box {[x1, y1, x2, y2]} is not inside the {photo.width}x{photo.height} photo "
+                f"with x1 < x2 and y1 < y2"
+            )
+        payload = {
+            "detection": state.next_id,
+            "label": correction["label"],
+            "box": [x1, y1, x2, y2],
+        }
+    elif action == review.SET_COUNTS:
+        counts = dict(correction["counts"])
+        if not counts:
+            raise Unprocessable("set at least one category's count")
+        for key, value in counts.items():
+            if value is not None:
+                _check_possible_count(game, key, value)
+        payload = {"counts": counts}
+    elif action == review.ADJUST_COUNT:
+        category, delta = str(correction["category"]), int(correction["delta"])
+        current = view.assessment.tally.to_dict()[category]
+        if current + delta < 0:
+            raise Unprocessable(
+                f"{category} is {current}: it cannot go down by {-delta}", category=category
+            )
+        _check_possible_count(game, category, current + delta)
+        payload = {"category": category, "delta": delta, "from": current, "to": current + delta}
+    else:  # pragma: no cover - the request model admits no other action
+        raise Unprocessable(f"unknown correction {action!r}")
+    _append(session, view.collection, version=version, kind=action, payload=payload, author=author)
+    return view_collection(game, view.collection)
+
+
+def _check_possible_count(game: Game, category: str, value: int) -> None:
+    """422 for a count no deck holds (more of a kind than the deck has)."""
+    single = Tally.from_mapping({category: value})
+    impossible = [
+        p
+        for p in check_collection(single, players=len(game.players))
+        if p.is_error and p.code == "deck_limit"
+    ]
+    if impossible:
+        raise Unprocessable(
+            f"{category} = {value} is impossible: {impossible[0].message}", category=category
+        )
+
+
+def undo(
+    session: Session, game: Game, number: int, seat: int, *, version: int, author: str | None
+) -> CollectionView:
+    """Switch off the latest correction still in effect (since the current photo)."""
+    _, view = open_collection(session, game, number, seat)
+    check_version("collection", view.collection.version, version)
+    target = review.last_correction(view.state)
+    if target is None:
+        raise Conflict("there is no correction to undo")
+    _append(
+        session,
+        view.collection,
+        version=version,
+        kind=review.UNDO,
+        payload={"target": target},
+        author=author,
+    )
+    return view_collection(game, view.collection)
+
+
+def confirm(
+    session: Session, game: Game, number: int, seat: int, *, version: int, author: str | None
+) -> CollectionView:
+    """Mark the player's tally final for the round (a later correction un-confirms it)."""
+    _, view = open_collection(session, game, number, seat)
+    check_version("collection", view.collection.version, version)
+    if view.state.status == "empty":
+        raise Conflict("nothing to confirm yet: upload a photo or set the counts first")
+    if view.state.confirmed:
+        return view
+    _append(
+        session,
+        view.collection,
+        version=version,
+        kind=review.CONFIRM,
+        payload={"tally": view.assessment.tally.to_dict()},
+        author=author,
+    )
+    return view_collection(game, view.collection)
+
+
+def upload_photo(
+    session: Session,
+    store: PhotoStore,
+    game: Game,
+    number: int,
+    seat: int,
+    *,
+    version: int,
+    data: bytes,
+    reading: Future[tuple[DecodedPhoto, Detections]],
+    author: str | None,
+    model: dict[str, Any] | None = None,
+    replace: bool = False,
+) -> CollectionView:
+    """Store a photo of a player's collection and make its detections the new draft.
+
+    A reading a person confirmed or corrected is replaced only with `replace` (else 409,
+    and nothing is stored); the reading replaced is kept, and `restore` brings it back.
+
+    `reading` is the photo's decode and detection, already running on another thread
+    (`api.detection.detect_in_background`). The checks that need no pixels are made
+    meanwhile; then the database is let go until the detections are there; then the
+    version is checked again and the photo, file and event stored together. A failed
+    check wins over a photo that cannot be decoded, as if the checks came first.
+    """
+    collection = writable_collection(session, game, number, seat)
+    check_version("collection", collection.version, version)
+    if not replace:
+        # Checked at `version`, which _append checks again: a correction or confirm
+        # made meanwhile makes this upload stale.
+        refuse_replacing_review(collection)
+    session.commit()  # end the transaction: nothing is held during detection
+
+    # Hashed and written to disk here, beside the decode on another core, rather than
+    # on the event loop (the hash) or inside the final transaction (the file's fsync).
+    digest = sha256_hex(data)
+    staged = store.stage_photo(data, digest=digest)
+    try:
+        photo, detections = reading.result()
+        width, height = photo.original_size
+        # The player count settles a doubtful stack before a reviewer sees the boxes.
+        detections, _, notes = review_detections(photo, detections, len(game.players))
+        if photo.turn:
+            # Read turned (its cards were not upright): the file kept is the photo so
+            # turned, so that its boxes, the review page and an export all agree.
+            staged.discard()
+            data = turned_file(data, photo.turn, max_pixels=width * height)
+            digest = sha256_hex(data)
+            staged = store.stage_photo(data, digest=digest)
+        row = Photo(
+            collection_id=collection.id,
+            sha256=digest,
+            media_type=media_type(data),
+            size_bytes=len(data),
+            width=int(width),
+            height=int(height),
+            detections=detections.to_records(doubt=True),
+            warnings=notes,
+            model=model or {},
+            author=author,
+        )
+        session.add(row)
+        session.flush()
+        # The checks are repeated where they matter, in _append's UPDATEs.
+        _append(
+            session,
+            collection,
+            version=version,
+            kind=review.UPLOAD,
+            payload={"photo": row.id, "sha256": digest},
+            author=author,
+            before_commit=staged.publish,
+        )
+    finally:
+        staged.discard()  # a failed upload leaves no file behind
+    return view_collection(game, collection)
+
+
+def refuse_replacing_review(collection: Collection) -> None:
+    """409 for a new reading over one a person confirmed or corrected, unless the client
+    says it means it (`replace`). Which corrections are in effect, and whether it is
+    confirmed, do not depend on the boxes: the events alone are replayed."""
+    events = _events(collection)
+    state = review.replay(events, {})
+    if not state.reviewed:
+        return
+    corrections = len(state.undoable)
+    done = []
+    if state.confirmed:
+        done.append("confirmed")
+    if corrections:
+        done.append(f"corrected ({corrections} correction{'s' if corrections != 1 else ''})")
+    raise Conflict(
+        f"{collection.player.name}'s cards for round {collection.round.number} are "
+        f"{' and '.join(done)}: a new photo would replace them. Send replace=true with "
+        f"the photo to replace them anyway: they are kept, and can be restored",
+        reason="would_replace",
+        confirmed=state.confirmed,
+        corrections=corrections,
+    )
+
+
+def restore(
+    session: Session,
+    game: Game,
+    number: int,
+    seat: int,
+    *,
+    version: int,
+    photo: int | None,
+    author: str | None,
+) -> CollectionView:
+    """Bring back the reading that a later photo replaced: `photo`'s (None: the counts
+    entered before any photo), with its corrections and confirmation exactly as they
+    stood. The reading it replaces is kept in its turn, and can be restored."""
+    _, view = open_collection(session, game, number, seat)
+    check_version("collection", view.collection.version, version)
+    state = view.state
+    if photo is not None and photo == state.photo_id:
+        raise Conflict(f"photo {photo} is the current one: there is nothing to restore")
+    kept = state.earlier.get(photo)
+    if kept is None:
+        known = ["counts" if p is None else f"photo {p}" for p in state.earlier]
+        listed = f"earlier: {', '.join(known)}" if known else "no reading was replaced"
+        what = "no counts from before a photo" if photo is None else f"no earlier photo {photo}"
+        raise NotFound(f"{what} in {view.player.name}'s round {number} cards ({listed})")
+    _append(
+        session,
+        view.collection,
+        version=version,
+        kind=review.RESTORE,
+        payload={"photo": photo, "state_at": kept.state.seq},
+        author=author,
+    )
+    return view_collection(game, view.collection)
+
+
+def get_photo(session: Session, game: Game, photo_id: int) -> Photo:
+    photo = session.get(Photo, photo_id, options=[selectinload(Photo.collection)])
+    if photo is None or photo.collection.round.game_id != game.id:
+        raise NotFound(f"no photo {photo_id} in this game")
+    return photo
