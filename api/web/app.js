@@ -903,6 +903,8 @@ function renderHome(message) {
         "After each round, photograph each player's cards. The page finds the cards, lets you fix anything it got wrong, and keeps the score, pudding included.",
       ),
     ),
+    // A phone that has games goes back to one more often than it starts one.
+    recent.length ? recentGames(recent) : null,
     h(
       "form",
       { class: "panel", onsubmit: start, "data-testid": "new-game" },
@@ -931,7 +933,6 @@ function renderHome(message) {
       joinError,
       h("button", { type: "submit", class: "button wide" }, "Open the game"),
     ),
-    recent.length ? recentGames(recent) : null,
   );
   addName();
   addName();
@@ -1607,8 +1608,8 @@ function photoPanel(c, editable) {
     { class: "zoom-tools", role: "group", "aria-label": "Zoom the photo" },
     h("button", { class: "button step-zoom", "aria-label": "Zoom out", "data-testid": "zoom-out", onclick: zoom((z) => z.zoomBy(1 / 1.6)) }, "−"),
     h("button", { class: "button step-zoom", "aria-label": "Zoom in", "data-testid": "zoom-in", onclick: zoom((z) => z.zoomBy(1.6)) }, "+"),
-    h("button", { class: "button", "data-testid": "zoom-cards", onclick: zoom((z) => z.collection()) }, "The cards"),
-    h("button", { class: "button", "data-testid": "zoom-whole", onclick: zoom((z) => z.whole()) }, "Whole photo"),
+    h("button", { class: "button compact", "data-testid": "zoom-cards", onclick: zoom((z) => z.collection()) }, "The cards"),
+    h("button", { class: "button compact", "data-testid": "zoom-whole", onclick: zoom((z) => z.whole()) }, "Whole photo"),
   );
   const tools = editable
     ? h(
@@ -1721,7 +1722,7 @@ function photoSvg(c, editable) {
           "data-label": box.label,
           "data-stack": stack ? stack.label : null,
           "data-xyxy": thing ? JSON.stringify(thing.xyxy) : null,
-          "data-names": strip ? null : JSON.stringify([...new Set([name, name.split(" ")[0]])]),
+          "data-names": strip ? null : JSON.stringify(tagNames(label)),
           tabindex: editable ? 0 : null,
           role: editable ? "button" : null,
           "aria-label": `${what}${editable ? ": change or delete" : ""}`,
@@ -1754,6 +1755,16 @@ function photoSvg(c, editable) {
   return svg;
 }
 
+// A tag's names, longest first: the card's, then where that one is crowded out, its
+// first word, where that still says the card ("Chopsticks", not "Maki" for "Maki 2" nor
+// "Salmon" for a salmon on its wasabi).
+function tagNames(label) {
+  const name = boxName(label);
+  const first = name.split(" ")[0];
+  const clear = !label.startsWith("maki_") && !label.endsWith("_on_wasabi") && first !== name;
+  return clear ? [name, first] : [name];
+}
+
 // A tap on the photo: the box under the finger, or where the boxes within a finger's
 // reach overlap (a stack, a column), a question naming them, largest first.
 function tapPhoto(event, svg) {
@@ -1771,6 +1782,7 @@ function tapPhoto(event, svg) {
 }
 
 function chooseBox(found) {
+  const room = markChosen(found.flatMap((thing) => [thing.box, thing.stack?.strip].filter(Boolean)));
   openSheet(
     h("h2", { "data-testid": "chooser-title" }, "Which card did you mean?"),
     h("p", { class: "hint" }, "These boxes are under your finger:"),
@@ -1792,6 +1804,7 @@ function chooseBox(found) {
       ),
     ),
     h("div", { class: "actions" }, h("button", { class: "button", onclick: () => closeSheet() }, "Cancel")),
+    { room },
   );
 }
 

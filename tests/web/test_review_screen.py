@@ -7,8 +7,11 @@ from __future__ import annotations
 import datetime
 import io
 import itertools
+import os
 import re
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -21,6 +24,18 @@ pytestmark = pytest.mark.browser
 
 WIDTHS = (390, 320)
 HEIGHT = 844
+# As test_page's: a temporary folder, or docs/ with SUSHIGO_SCREENSHOT_DIR=docs.
+SCREENSHOTS = Path(
+    os.environ.get("SUSHIGO_SCREENSHOT_DIR", Path(tempfile.gettempdir()) / "sushigo-screenshots")
+)
+
+
+def shot(page: Any, name: str) -> None:
+    """The screen as the player sees it, at 390 px wide only (one picture per name)."""
+    if page.viewport_size["width"] == WIDTHS[0]:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / name))
+
 
 # The controls under (or beside) each visible notification: what a tap at the control's
 # centre reaches, and whether the notification's box overlaps the control's.
@@ -392,6 +407,7 @@ def tap_means(page: Any, x: float, y: float) -> list[int]:
     )
     chooser = page.get_by_test_id("chooser")
     if chooser.count():
+        shot(page, "chooser.png")
         ids = chooser.locator("button").evaluate_all(
             "(bs) => bs.map((b) => Number(b.dataset.testid.split('-').pop()))"
         )
@@ -439,14 +455,9 @@ def test_every_box_of_a_column_can_be_tapped(server: Server, phone: Any) -> None
     assert set(stack_top.values()) <= set(by_id)
 
 
-def test_tags_do_not_overlap_or_leave_the_photo(server: Server, phone: Any) -> None:
-    page = phone
-    open_review(server, page, COLUMN_BOXES, COLUMN_PHOTO)
-    page.evaluate(CENTRE_COLUMN)
-    page.wait_for_function("() => document.querySelector('g.box g.tag rect').getAttribute('width')")
+def tags_apart_and_inside(page: Any) -> dict[str, Any]:
     found = page.evaluate(TAG_RECTS)
     svg, tags = found["svg"], found["tags"]
-    assert len(tags) >= 6, found  # most boxes keep their tag
     for tag in tags:
         assert svg["x1"] - 0.5 <= tag["x1"] and tag["x2"] <= svg["x2"] + 0.5, (tag, svg)
         assert svg["y1"] - 0.5 <= tag["y1"] and tag["y2"] <= svg["y2"] + 0.5, (tag, svg)
@@ -456,6 +467,26 @@ def test_tags_do_not_overlap_or_leave_the_photo(server: Server, phone: Any) -> N
                 a["x2"] <= b["x1"] or b["x2"] <= a["x1"] or a["y2"] <= b["y1"] or b["y2"] <= a["y1"]
             )
             assert apart, (a, b)
+    return found
+
+
+def test_tags_do_not_overlap_or_leave_the_photo(server: Server, phone: Any) -> None:
+    page = phone
+    open_review(server, page, COLUMN_BOXES, COLUMN_PHOTO)
+    page.evaluate(CENTRE_COLUMN)
+    page.wait_for_function("() => document.querySelector('g.box g.tag rect').getAttribute('width')")
+    # As it opens, on the cards: every box keeps its tag, in full.
+    found = tags_apart_and_inside(page)
+    assert found["hidden"] == 0, found
+    names = sorted(t["name"] for t in found["tags"])
+    every = ["Squid", "Maki 2", "Pudding", "Egg", "Chopsticks", "Salmon on wasabi"]
+    assert names == sorted([*every, "Tempura", "Sashimi", "Dumpling"]), found
+    # The whole photo, where the column is tighter still: beside their boxes, all fit. (A
+    # tag that fits nowhere is left out, the list naming its box, never drawn over another.)
+    page.get_by_test_id("zoom-whole").tap()
+    page.wait_for_function(f"() => ({VIEW})()[2] === {COLUMN_PHOTO[0]}")
+    found = tags_apart_and_inside(page)
+    assert found["hidden"] == 0, found
 
 
 def test_the_box_being_changed_stays_in_view_and_marked(server: Server, phone: Any) -> None:
@@ -511,6 +542,8 @@ def test_the_photo_opens_on_the_cards_and_zooms(server: Server, phone: Any) -> N
     assert x <= 400 and y <= 300 and x + w >= 605 and y + h >= 603, (x, y, w, h)
     assert w < 0.6 * width and abs(w / h - width / height) < 0.01, (w, h)
     assert (603 - 300) / h > 0.7  # the cards fill most of the view
+    page.evaluate(CENTRE_COLUMN)
+    shot(page, "review-zoomed.png")
 
     page.get_by_test_id("zoom-in").tap()
     assert page.evaluate(VIEW)[2] == pytest.approx(w / 1.6, rel=0.01)
@@ -644,6 +677,9 @@ def test_the_home_page_lists_this_phones_games(server: Server, phone: Any) -> No
     assert f"{winner} won with {points} points" in older
     year = str(datetime.date.today().year)
     assert year in older and year in newest
+
+    listed.scroll_into_view_if_needed()
+    shot(page, "games.png")
 
     # Each reopens where it was, with its edit token.
     page.get_by_test_id(f"recent-{finished['id']}").tap()
