@@ -374,13 +374,13 @@ async function writeFailed(error) {
   }
   if (error.status === 401 || error.status === 403) {
     toast(
-      "This phone cannot change the game: open the edit link from the phone that started it.",
+      "View only: open the edit link from the phone that started the game.",
       "error",
     );
     memory.setToken(app.api.gameId, null);
     app.api.token = null;
-  } else if (error.status === 409) {
-    toast(`${error.message}`, "error");
+  } else if (error.stale) {
+    toast("Changed on another phone meanwhile: shown as it is now. Try again if needed.", "error");
   } else {
     toast(error.message, "error");
   }
@@ -775,7 +775,12 @@ const TOAST_MS = { info: 4000, error: 8000 };
 
 function toast(message, kind = "info") {
   const box = document.getElementById("toasts");
-  const item = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status" }, message);
+  // The server's words come lowercase and name cards by key: a sentence, in words.
+  const item = h(
+    "div",
+    { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status" },
+    h("span", { class: "toast-text" }, inWords(message)),
+  );
   box.replaceChildren(item);
   setTimeout(() => item.remove(), TOAST_MS[kind] ?? TOAST_MS.info);
 }
