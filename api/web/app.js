@@ -1613,7 +1613,7 @@ function photoPanel(c, editable) {
     { class: "zoom-tools", role: "group", "aria-label": "Zoom the photo" },
     h("button", { class: "button step-zoom", "aria-label": "Zoom out", "data-testid": "zoom-out", onclick: zoom((z) => z.zoomBy(1 / 1.6)) }, "−"),
     h("button", { class: "button step-zoom", "aria-label": "Zoom in", "data-testid": "zoom-in", onclick: zoom((z) => z.zoomBy(1.6)) }, "+"),
-    h("button", { class: "button compact", "data-testid": "zoom-cards", onclick: zoom((z) => z.collection()) }, "The cards"),
+    h("button", { class: "button compact", "aria-label": "Zoom to the cards", "data-testid": "zoom-cards", onclick: zoom((z) => z.collection()) }, "Cards"),
     h("button", { class: "button compact", "data-testid": "zoom-whole", onclick: zoom((z) => z.whole()) }, "Whole photo"),
   );
   const tools = editable

@@ -544,6 +544,13 @@ def test_the_photo_opens_on_the_cards_and_zooms(server: Server, phone: Any) -> N
     assert (603 - 300) / h > 0.7  # the cards fill most of the view
     page.evaluate(CENTRE_COLUMN)
     shot(page, "review-zoomed.png")
+    # The zoom's buttons: one row under the photo, each a finger's size.
+    rows = page.locator(".zoom-tools button").evaluate_all(
+        "(bs) => bs.map((b) => [b.getBoundingClientRect().top, b.getBoundingClientRect().width,"
+        " b.getBoundingClientRect().height])"
+    )
+    assert len({round(top) for top, _, _ in rows}) == 1, rows
+    assert all(w >= 44 and h >= 44 for _, w, h in rows), rows
 
     page.get_by_test_id("zoom-in").tap()
     assert page.evaluate(VIEW)[2] == pytest.approx(w / 1.6, rel=0.01)
