@@ -508,6 +508,15 @@ def test_the_box_being_changed_stays_in_view_and_marked(server: Server, phone: A
     close_sheet(page)
     page.wait_for_function("() => !document.querySelector('g.box.chosen')")
 
+    # On a desktop's screen the sheet goes beside the photo.
+    page.set_viewport_size({"width": 1280, "height": 800})
+    item.click()
+    page.get_by_test_id("box-sheet-title").wait_for()
+    frame = page.locator("g.box.chosen rect.frame").bounding_box()
+    sheet = page.get_by_test_id("sheet").bounding_box()
+    assert frame["x"] + frame["width"] <= sheet["x"] or frame["y"] + frame["height"] <= sheet["y"]
+    assert frame["y"] >= 0 and frame["y"] + frame["height"] <= 800, frame
+
 
 # --- zoom --------------------------------------------------------------------------------
 
