@@ -47,7 +47,8 @@ function overlaps(a, b) {
 // Places each box's tag (g.box > g.tag, holding a rect and a text; the box's corners and
 // its names, longest first, in data-xyxy and data-names) at the first spot by its box
 // where it overlaps no tag placed before and lies inside the photo in view: inside its
-// top-left corner, top-right, bottom-left, just above, just below; with a shorter name
+// top-left corner, top-right, bottom-left, just above, just below, beside it right or
+// left; with a shorter name
 // where the long one fits nowhere; hidden where none fits (the list still names it).
 export function layoutTags(svg) {
   const px = unitsPerPixel(svg);
@@ -80,6 +81,8 @@ export function layoutTags(svg) {
         [x1, y2 - height],
         [x1, y1 - height - gap],
         [x1, y2 + gap],
+        [x2 + gap, y1],
+        [x1 - width - gap, y1],
       ];
       for (const [sx, sy] of spots) {
         const x = Math.min(Math.max(sx, view.x), view.x + view.width - width);
