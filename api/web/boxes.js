@@ -48,8 +48,8 @@ function overlaps(a, b) {
 // its names, longest first, in data-xyxy and data-names) at the first spot by its box
 // where it overlaps no tag placed before and lies inside the photo in view: inside its
 // top-left corner, top-right, bottom-left, just above, just below, beside it right or
-// left; with a shorter name
-// where the long one fits nowhere; hidden where none fits (the list still names it).
+// left; with a shorter name where the long one fits nowhere; hidden where none fits (the
+// list still names it).
 export function layoutTags(svg) {
   const px = unitsPerPixel(svg);
   if (!px) return;
