@@ -17,6 +17,7 @@ import {
 import { totalsChart } from "./chart.js";
 import { photoForUpload, uploadFailure } from "./photo.js";
 import { findStacks } from "./stacks.js";
+import { formatAverage, playerStats } from "./stats.js";
 import { layoutTags, thingsAt, unitsPerPixel } from "./boxes.js";
 import { collectionRegion, makeZoomable } from "./zoom.js";
 
@@ -910,6 +911,7 @@ function renderHome(message) {
     ),
     // A phone that has games goes back to one more often than it starts one.
     recent.length ? recentGames(recent) : null,
+    recent.length ? playerStatsPanel(recent) : null,
     h(
       "form",
       { class: "panel", onsubmit: start, "data-testid": "new-game" },
@@ -982,6 +984,72 @@ function recentGames(recent) {
       ),
     ),
   );
+}
+
+// Who played more than one of the finished games listed above: games, wins, average and
+// best total. Each listed game's standings come from the server (a game may have been
+// finished on another phone since this one saw it); a game not listed here never counts.
+// The panel stays hidden until some name has played two finished games.
+function playerStatsPanel(recent) {
+  const body = h("tbody");
+  const caption = h("p", { class: "hint" });
+  const panel = h(
+    "section",
+    { class: "panel", "data-testid": "player-stats", hidden: true },
+    h("h2", {}, "Players across these games"),
+    caption,
+    h(
+      "div",
+      { class: "table-scroll" },
+      h(
+        "table",
+        { class: "scores stats-table" },
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            h("th", { scope: "col" }, "Player"),
+            h("th", { scope: "col" }, "Games"),
+            h("th", { scope: "col" }, "Wins"),
+            h("th", { scope: "col" }, "Average"),
+            h("th", { scope: "col" }, "Best"),
+          ),
+        ),
+        body,
+      ),
+    ),
+  );
+  app.loading += 1;
+  Promise.all(recent.map((g) => new Api(g.id).readStandings().catch(() => null)))
+    .then((all) => {
+      const finished = all.filter((st) => st?.complete);
+      const rows = playerStats(finished);
+      if (!rows.length) return;
+      const missing = all.filter((st) => st === null).length;
+      caption.textContent =
+        `From the ${plural(finished.length, "finished game")} on this phone, for names that played more than one` +
+        (missing ? ` (${plural(missing, "game")} could not be read just now).` : ".");
+      body.replaceChildren(
+        ...rows.map((row, i) =>
+          h(
+            "tr",
+            { "data-testid": `stat-${i + 1}` },
+            h("th", { scope: "row", "data-col": "name" }, row.name),
+            h("td", { "data-col": "games" }, row.games),
+            h("td", { "data-col": "wins" }, row.wins),
+            h("td", { "data-col": "average" }, formatAverage(row.average)),
+            h("td", { "data-col": "best", class: "total" }, row.best),
+          ),
+        ),
+      );
+      panel.hidden = false;
+    })
+    .finally(() => {
+      app.loading -= 1;
+    });
+  return panel;
 }
 
 // --- the game ---------------------------------------------------------------------------------

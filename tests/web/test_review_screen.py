@@ -630,11 +630,17 @@ def test_the_photo_opens_on_the_cards_and_zooms(server: Server, phone: Any) -> N
 # --- the games on this phone ---------------------------------------------------------------
 
 
-def play_through_the_api(server: Server, game: dict[str, Any]) -> None:
+def play_through_the_api(
+    server: Server, game: dict[str, Any], hands: list[dict[str, int]] | None = None
+) -> None:
     """Every round of a 2-player game confirmed and recorded, as another phone would."""
     headers = {"X-Edit-Token": game["edit_token"]}
     base = f"{server.url}/api/v1/games/{game['id']}"
-    hands = [{"tempura": 4, "sashimi": 3, "pudding": 3}, {"dumpling": 5, "maki_3": 4, "egg": 1}]
+    if hands is None:
+        hands = [
+            {"tempura": 4, "sashimi": 3, "pudding": 3},
+            {"dumpling": 5, "maki_3": 4, "egg": 1},
+        ]
     for number in (1, 2, 3):
         for seat, hand in enumerate(hands, start=1):
             url = f"{base}/rounds/{number}/players/{seat}"
@@ -694,9 +700,6 @@ def test_the_home_page_lists_this_phones_games(server: Server, phone: Any) -> No
     year = str(datetime.date.today().year)
     assert year in older and year in newest
 
-    listed.scroll_into_view_if_needed()
-    shot(page, "games.png")
-
     # Each reopens where it was, with its edit token.
     page.get_by_test_id(f"recent-{finished['id']}").tap()
     page.get_by_test_id("counters").wait_for()
@@ -707,6 +710,53 @@ def test_the_home_page_lists_this_phones_games(server: Server, phone: Any) -> No
     page.get_by_test_id("round-panel").wait_for()
     assert page.get_by_test_id("view-only").count() == 0
     assert page.get_by_test_id("camera-1").count() == 1
+
+
+def test_the_home_page_sums_up_players_who_played_more_than_one_listed_game(
+    server: Server, phone: Any
+) -> None:
+    """Games, wins, average and best total across the finished games this phone lists, for
+    a name met in two of them (spaces and letter case aside); a name met in one game
+    only, a game still being played and a game this phone was never given stay out."""
+    page = phone
+    first = new_game(server, ["Ana", "Ben"])
+    play_through_the_api(server, first)
+    second = new_game(server, ["Cy", "ANA "])  # the same Ana, typed otherwise
+    short = {"egg": 1, "sashimi": 3, "chopsticks": 4, "wasabi": 2}  # 11 points a round
+    play_through_the_api(server, second, [{"tempura": 10}, short])
+    playing = new_game(server, ["ana", "Di"])  # listed, not finished: not counted
+    elsewhere = new_game(server, ["Ana", "Ben"])  # finished, never given to this phone
+    play_through_the_api(server, elsewhere, [{"tempura": 10}, {"sashimi": 9, "wasabi": 1}])
+
+    totals = []
+    for game in (first, second):
+        st = httpx.get(f"{server.url}/api/v1/games/{game['id']}/standings").json()
+        ana = next(p for p in st["players"] if p["name"].strip().lower() == "ana")
+        totals.append((ana["total"], ana["name"] in st["winners"]))
+    assert totals == [(66, True), (33, False)]  # the hands above, scored by the server
+
+    for game in (first, second, playing):
+        page.goto(edit_url(server, game))
+        page.locator("[data-testid=round-panel], [data-testid=standings-table]").first.wait_for()
+        idle(page)
+    page.goto(server.url + "/")
+    stats = page.get_by_test_id("player-stats")
+    stats.wait_for()
+    idle(page)
+    rows = stats.locator("tbody tr")
+    assert rows.count() == 1  # Ben and Cy played one finished game each here; Di none
+    row = page.get_by_test_id("stat-1")
+    cells = {
+        col: row.locator(f"[data-col={col}]").inner_text()
+        for col in ("name", "games", "wins", "average", "best")
+    }
+    assert cells == {"name": "ANA", "games": "2", "wins": "1", "average": "49.5", "best": "66"}
+    assert "From the 2 finished games on this phone" in stats.inner_text()
+    # The list and the statistics, for the README.
+    page.get_by_test_id("recent-games").evaluate(
+        "(el) => scrollBy(0, el.getBoundingClientRect().top - 64)"  # below the top bar
+    )
+    shot(page, "games.png")
 
 
 def test_a_change_made_elsewhere_meanwhile_says_so_within_the_bar(
