@@ -81,11 +81,12 @@ def plain_reader(info: ModelInfo) -> Callable[[Path], Reading]:
     import torch
     from ultralytics import YOLO
 
-    from vision.classifier import CLASSES, build_network, to_input
+    from vision.classifier import CLASSES, to_input
     from vision.detector import CardDetector, zoom_size
     from vision.photo import Photo
     from vision.pipeline import read_photo
-    from vision.quantize import crop_size, float_path
+    from vision.training.crop_networks import build_network
+    from vision.training.quantize import crop_size, float_path
 
     yolo = YOLO(str(info.folder / "detector.pt"))
 

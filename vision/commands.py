@@ -191,7 +191,7 @@ def run_detect(args: argparse.Namespace) -> int:
 def run_train(args: argparse.Namespace) -> int:
     from datasets.yolo_format import dataset_deck, refuse_for_training
     from vision.detector import default_weights, model_info
-    from vision.train import (
+    from vision.training.train import (
         DEFAULT_DETECTOR_YAML,
         DetectorTraining,
         train_classifier_run,
@@ -249,7 +249,7 @@ def run_train(args: argparse.Namespace) -> int:
         )
         print(f"stack check: {stack_check}")
     if args.ship:
-        from vision.train import ship_models
+        from vision.training.train import ship_models
 
         if pt is None and args.imgsz is None and (args.ship / "model.json").exists():
             imgsz = model_info(args.ship).imgsz  # the finder already there keeps its size
@@ -278,7 +278,7 @@ def _start(args: argparse.Namespace, name: str) -> Path | None:
 
 def run_quantize(args: argparse.Namespace) -> int:
     from vision.detector import default_weights
-    from vision.quantize import quantize_weights
+    from vision.training.quantize import quantize_weights
 
     datasets = args.classifier_data or [args.data]
     for folder in datasets:
@@ -292,7 +292,7 @@ def run_quantize(args: argparse.Namespace) -> int:
 
 def run_finetune(args: argparse.Namespace) -> int:
     from vision.detector import default_weights, model_info
-    from vision.finetune import Finetuning, finetune, format_comparison
+    from vision.training.finetune import Finetuning, finetune, format_comparison
 
     if not args.data.is_dir():
         raise FileNotFoundError(f"no such dataset folder: {args.data}")
@@ -313,8 +313,8 @@ def run_finetune(args: argparse.Namespace) -> int:
     result = finetune(cfg)
     print(format_comparison(result))
     if args.ship:
-        from vision.quantize import float_path
-        from vision.train import ship_models
+        from vision.training.quantize import float_path
+        from vision.training.train import ship_models
 
         tuned = Path(result["weights"])
         stack_check = model_info(tuned).stack_check
@@ -347,7 +347,7 @@ def _finetune_deck(given: Path | None, learnt: Any) -> Path:
 
 def run_eval(args: argparse.Namespace) -> int:
     from vision.detector import load_detector
-    from vision.evaluate import evaluate, format_report, write_report
+    from vision.training.evaluate import evaluate, format_report, write_report
 
     report = evaluate(args.data, load_detector(args.weights), split=args.split, limit=args.limit)
     summary = report.summary()

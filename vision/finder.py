@@ -6,7 +6,7 @@ shape, than under onnxruntime (640 x 384: 13.0 against 18.0 ms; 640 x 480: 16.2 
 22.3 ms), with raw outputs equal to 2e-4 (benchmarks/bench_detect.py has the whole-photo
 figures). The finder is most of a photo's time, so this is where a runtime matters; the
 int8 crop networks ran no faster under OpenVINO and stay on onnxruntime, which also made
-and measured them (vision/quantize.py).
+and measured them (vision/training/quantize.py).
 
 Precision is pinned to f32: on CPUs with bf16 units OpenVINO may otherwise compute in
 bf16, and the finder's boxes must equal ultralytics' (tests/vision/test_detector.py).

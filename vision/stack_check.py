@@ -17,14 +17,9 @@ does a reviewer's stack box, so the stack counts once whether the strip was foun
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import cv2
 import numpy as np
 
-from scoring.cards import NIGIRI
-from vision.boxes import enclosing
-from vision.classifier import CROP, CropSet, crop_boxes, jitter_box
+from vision.classifier import CROP, crop_boxes
 
 CONTEXT = 0.4  # of the box's longer side, each side: a strip sticks out 15-35 % of a card
 ON_WASABI = 1  # class index; 0 = a plain nigiri
@@ -69,38 +64,3 @@ def trimmed_boxes(box: np.ndarray) -> np.ndarray:
     w, h = (x2 - x1) * STRIP_KEEP, (y2 - y1) * STRIP_KEEP
     trims = [[x1, y1, x1 + w, y2], [x2 - w, y1, x2, y2], [x1, y1, x2, y1 + h], [x1, y2 - h, x2, y2]]
     return np.array(trims, np.float32)
-
-
-def stack_crops_from_dataset(
-    root: Path, split: str, *, seed: int, per_card: int = 3, size: int = CROP
-) -> CropSet:
-    """Context crops of every nigiri in a synth dataset, labelled by whether it lies on a
-    wasabi, each cut `per_card` times with the box jitter a finder makes."""
-    from datasets.yolo_format import read_split
-
-    rng = np.random.default_rng(seed)
-    crops: list[np.ndarray] = []
-    labels: list[int] = []
-    for item in read_split(root, split):
-        cards = item.truth["cards"]
-        nigiri = [c for c in cards if c["kind"] in NIGIRI]
-        if not nigiri:
-            continue
-        image = cv2.imread(str(item.image))
-        boxes = [seen_box(c, cards, k, rng) for c in nigiri for k in range(per_card)]
-        crops.append(context_crops(image, np.array(boxes), size))
-        labels.extend(int(c["on_wasabi"] is not None) for c in nigiri for _ in range(per_card))
-    if not crops:
-        raise ValueError(f"no nigiri in {root}/images/{split}")
-    return CropSet(np.concatenate(crops), np.array(labels, np.int64))
-
-
-def seen_box(card: dict, cards: list[dict], cut: int, rng: np.random.Generator) -> np.ndarray:
-    """A box the finder might draw around a nigiri. On small photos it often takes the
-    wasabi's strip in with the nigiri (one box over both), so the first cut of a stacked
-    nigiri is that union."""
-    box = np.array(card["box"], float)
-    if cut == 0 and card["on_wasabi"] is not None:
-        strip = np.array(cards[card["on_wasabi"]]["box"], float)
-        box = enclosing(box, strip)
-    return jitter_box(box, rng, 0.08)

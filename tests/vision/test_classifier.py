@@ -11,7 +11,8 @@ import torch
 
 from datasets.synth import write_dataset
 from datasets.yolo_format import read_split
-from vision.classifier import NONE_ID, _head_resized, build_network, crop_boxes, crops_from_dataset
+from vision.classifier import NONE_ID, crop_boxes
+from vision.training.crop_networks import _head_resized, build_network, crops_from_dataset
 
 
 def test_a_larger_network_starts_from_a_smaller_ones_head_with_its_layout() -> None:

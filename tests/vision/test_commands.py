@@ -92,16 +92,16 @@ def test_eval_reports_exact_tallies_and_writes_json(
 def test_train_passes_the_device_to_the_finder_training(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import vision.train
+    import vision.training.train
 
     (tmp_path / "data.yaml").write_text("path: .\n")
     seen = []
 
-    def train_detector(cfg: vision.train.DetectorTraining, *, resume: bool) -> Path:
+    def train_detector(cfg: vision.training.train.DetectorTraining, *, resume: bool) -> Path:
         seen.append(cfg)
         return tmp_path / "best.pt"
 
-    monkeypatch.setattr(vision.train, "train_detector", train_detector)
+    monkeypatch.setattr(vision.training.train, "train_detector", train_detector)
     argv = ["train", "--data", str(tmp_path), "--stage", "detector", "--out", str(tmp_path)]
     assert main([*argv, "--device", "0"]) == 0
     assert main(argv) == 0
@@ -129,7 +129,7 @@ def test_train_names_a_time_budget_that_is_not_a_number_of_hours(
 def test_train_gives_the_classifier_the_false_alarms_of_the_finder_asked_for(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import vision.train
+    import vision.training.train
     from vision.detector import default_weights
 
     (tmp_path / "data.yaml").write_text("path: .\n")
@@ -139,7 +139,7 @@ def test_train_gives_the_classifier_the_false_alarms_of_the_finder_asked_for(
         seen.append(kw["false_alarms_of"])  # type: ignore[arg-type]
         return tmp_path / "classifier.onnx"
 
-    monkeypatch.setattr(vision.train, "train_classifier_run", train_classifier_run)
+    monkeypatch.setattr(vision.training.train, "train_classifier_run", train_classifier_run)
     argv = ["train", "--data", str(tmp_path), "--stage", "classifier", "--out", str(tmp_path)]
     assert main(argv) == 0
     assert main([*argv, "--false-alarms"]) == 0

@@ -271,7 +271,7 @@ def test_the_stack_check_finds_a_wasabi_showing_on_the_nigiris_right(
 def test_the_stack_check_is_fed_crops_of_its_own_networks_size(tmp_path: Path) -> None:
     """A stack check trained on larger crops (train_stack_check_run's `size`) takes them
     from the same weights folder, with no setting beside its ONNX file."""
-    from vision.classifier import build_network, export_onnx
+    from vision.training.crop_networks import build_network, export_onnx
 
     for name in ("detector.onnx", "classifier.int8.onnx"):
         shutil.copyfile(WEIGHTS_DIR / name, tmp_path / name)
@@ -289,12 +289,12 @@ def test_the_stack_check_is_fed_crops_of_its_own_networks_size(tmp_path: Path) -
 
 
 def test_shipped_int8_crop_networks_pick_the_float_networks_classes(scenes: list) -> None:
-    """The fast path runs int8 copies of the crop networks (vision/quantize.py); on the
+    """The fast path runs int8 copies of the crop networks (vision/training/quantize.py); on the
     true boxes of fresh photos they must pick the classes their float originals pick
     (measured: all 175 cards and 39 nigiri)."""
     from vision.classifier import crop_boxes
-    from vision.quantize import agreement, float_path
     from vision.stack_check import context_crops
+    from vision.training.quantize import agreement, float_path
 
     info = model_info()
     assert info.classifier.name == "classifier.int8.onnx"

@@ -1,4 +1,4 @@
-"""`sushigo eval`'s figures and its list of the photos read wrong (vision/evaluate.py)."""
+"""`sushigo eval`'s figures and its list of the photos read wrong (vision/training/evaluate.py)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from datasets.synth import write_dataset
 from datasets.yolo_format import SPLITS, read_split
 from scoring.cards import TALLY_KEYS
 from vision.detections import Detections
-from vision.evaluate import WRONG_PRINTED, PhotoResult, Report, evaluate, format_report
 from vision.labels import LABEL_ID
 from vision.photo import load_photo_file
 from vision.pipeline import turn_note
+from vision.training.evaluate import WRONG_PRINTED, PhotoResult, Report, evaluate, format_report
 
 
 def tally(**counts: int) -> dict[str, int]:

@@ -1,5 +1,5 @@
-"""Which crop network files a weights folder ships and runs (vision/quantize.py,
-vision/export.py); the int8 copies themselves are checked in test_detector.py and made in
+"""Which crop network files a weights folder ships and runs (vision/training/quantize.py,
+vision/training/export.py); the int8 copies themselves are checked in test_detector.py and made in
 test_training_smoke.py."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import json
 import shutil
 from pathlib import Path
 
-from vision.export import write_model_card
-from vision.quantize import float_path, int8_path
+from vision.training.export import write_model_card
+from vision.training.quantize import float_path, int8_path
 
 
 def test_an_int8_copy_sits_beside_its_float_network() -> None:
@@ -35,7 +35,7 @@ def test_quantizing_a_weights_folder_crops_for_each_networks_own_size(tmp_path: 
     calibrated and checked on crops of its own size."""
     from datasets.synth import write_dataset
     from vision.detector import WEIGHTS_DIR
-    from vision.quantize import crop_size, quantize_weights
+    from vision.training.quantize import crop_size, quantize_weights
 
     weights = tmp_path / "weights"
     shutil.copytree(WEIGHTS_DIR, weights)

@@ -15,8 +15,8 @@ import pytest
 from datasets.faces import write_faces
 from datasets.synth import write_dataset
 from vision.detector import load_detector
-from vision.finetune import Finetuning, finetune
-from vision.train import (
+from vision.training.finetune import Finetuning, finetune
+from vision.training.train import (
     DetectorTraining,
     ship_models,
     train_classifier_run,

@@ -1,7 +1,7 @@
 """The figures in model.json, measured: every number the model card and vision/README.md
 quote comes from one run of this script over the named held-out sets.
 
-    python -m vision.model_card --weights vision/weights \\
+    python -m vision.training.model_card --weights vision/weights \\
         --set report=data/report-14000 --set another_printing=data/another-15000
 
 Each set is read in full (`sushigo eval --split all`); its summary lands under
@@ -20,7 +20,7 @@ import yaml
 
 from scoring.cards import MAKI, NIGIRI
 from vision.detector import MODEL_CARD, default_weights, load_detector
-from vision.evaluate import evaluate, format_report
+from vision.training.evaluate import evaluate, format_report
 
 # The look-alike families (card-spec.md): one yellow, one red.
 FAMILIES = {"yellow": (*NIGIRI, "wasabi"), "maki": MAKI}

@@ -75,9 +75,14 @@ def mix(cfg: Finetuning) -> Path:
 def finetune(cfg: Finetuning) -> dict[str, Any]:
     """Train from cfg.weights on the mix; returns the before/after figures on held-out photos."""
     from vision.detector import load_detector, model_info
-    from vision.evaluate import evaluate
-    from vision.quantize import float_path
-    from vision.train import DetectorTraining, ship_models, train_classifier_run, train_detector
+    from vision.training.evaluate import evaluate
+    from vision.training.quantize import float_path
+    from vision.training.train import (
+        DetectorTraining,
+        ship_models,
+        train_classifier_run,
+        train_detector,
+    )
 
     start = model_info(cfg.weights)
     data = mix(cfg)

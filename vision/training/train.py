@@ -153,7 +153,8 @@ def train_classifier_run(
     """Crops from synth datasets -> trained classifier -> out/classifier.onnx (+ .pt).
     `false_alarms_of`: a weights folder whose card finder's false alarms on the datasets'
     photos are added as "none" crops."""
-    from vision.classifier import CLASSES, crops_from_dataset
+    from vision.classifier import CLASSES
+    from vision.training.crop_networks import crops_from_dataset
 
     crops_from: Callable[..., Any] = crops_from_dataset
     if false_alarms_of is not None:
@@ -182,7 +183,8 @@ def train_stack_check_run(
 ) -> Path:
     """Nigiri context crops from synth datasets -> the stack check -> out/stack_check.onnx.
     `size`: the crops' side in pixels (default: the shipped check's, stack_check.SIZE)."""
-    from vision.stack_check import SIZE, stack_crops_from_dataset
+    from vision.stack_check import SIZE
+    from vision.training.stack_crops import stack_crops_from_dataset
 
     crops_from = functools.partial(stack_crops_from_dataset, size=size or SIZE)
     return _train_on_crops(
@@ -206,8 +208,8 @@ def _train_on_crops(
 ) -> Path:
     """One of the crop networks (vision/classifier.py's design) trained and exported to
     out/<name>.onnx, its state dict and int8 copy (vision/quantize.py) beside it."""
-    from vision.classifier import export_onnx, train_and_val, train_classifier
-    from vision.quantize import make_int8_copy
+    from vision.training.crop_networks import export_onnx, train_and_val, train_classifier
+    from vision.training.quantize import make_int8_copy
 
     folders = [data] if isinstance(data, Path) else list(data)
     for folder in folders:
@@ -237,8 +239,8 @@ def ship_models(
 ) -> None:
     """Put freshly trained models into a weights folder and refresh its model.json
     (`deck`: the deck the training photos showed, as their data.yaml names it)."""
-    from vision.export import export_detector, write_model_card
-    from vision.quantize import int8_path
+    from vision.training.export import export_detector, write_model_card
+    from vision.training.quantize import int8_path
 
     folder.mkdir(parents=True, exist_ok=True)
     if detector_pt is not None:

@@ -23,7 +23,7 @@ import numpy as np
 from vision.classifier import to_input
 
 if TYPE_CHECKING:
-    from vision.classifier import CropSet
+    from vision.training.crop_networks import CropSet
 
 CALIBRATION_CROPS = 1024
 _BATCH = 16
@@ -104,10 +104,10 @@ def quantize_weights(folder: Path, datasets: Sequence[Path], *, seed: int = 0) -
     """Re-make the int8 crop networks of a weights folder from its float ones, calibrated
     on crops of `datasets` (their train split); returns each network's agreement with its
     float original on the val split's crops, and points model.json at the int8 files."""
-    from vision.classifier import crops_from_dataset, train_and_val
     from vision.detector import model_info
-    from vision.export import write_model_card
-    from vision.stack_check import stack_crops_from_dataset
+    from vision.training.crop_networks import crops_from_dataset, train_and_val
+    from vision.training.export import write_model_card
+    from vision.training.stack_crops import stack_crops_from_dataset
 
     info = model_info(folder)
     sources = {"classifier": crops_from_dataset, "stack_check": stack_crops_from_dataset}
