@@ -168,6 +168,7 @@ def collection_public(view: CollectionView) -> CollectionPublic:
                 source=box.source,
                 detected_label=box.detected_label,
                 counted=box.id in assessment.counted,
+                stack_with=assessment.stack_with.get(box.id),
             )
             for box in state.boxes.values()
         ],

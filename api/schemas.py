@@ -406,6 +406,12 @@ class BoxPublic(BaseModel):
         description="the tally counts this box (false: below the confidence floor, a "
         "duplicate of another box, or a wasabi strip under a stack)"
     )
+    stack_with: int | None = Field(
+        default=None,
+        description="the id of the box this one makes one stack with, as the tally read "
+        "it: a wasabi and the nigiri on it point at each other, and so do a box labelled "
+        "as a stack and the wasabi strip under it; null for a box in no stack",
+    )
 
 
 class PhotoPublic(BaseModel):

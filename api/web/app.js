@@ -1758,7 +1758,7 @@ function photoSvg(c, editable) {
   svg.classList.toggle("drawing-mode", Boolean(editable && app.drawMode));
   const unit = Math.max(width, height) / 100; // a hundredth of the photo's long side
   const group = svg.querySelector("g.boxes");
-  const { partOf } = findStacks(c.detections, c.detected_tally);
+  const { partOf } = findStacks(c.detections);
   // What a tap can mean: each box, a stack with its wasabi strip as one.
   const things = c.detections
     .filter((box) => partOf.get(box.id)?.strip !== box)
@@ -1888,7 +1888,7 @@ function area([x1, y1, x2, y2]) {
 // The boxes as a list, each stack one line: a way to every box where the photo is crowded.
 function boxList(c, editable) {
   if (!c.detections.length) return h("p", { class: "hint" }, "No cards were found in this photo.");
-  const { stacks, partOf } = findStacks(c.detections, c.detected_tally);
+  const { stacks, partOf } = findStacks(c.detections);
   const things = c.detections.filter((box) => partOf.get(box.id)?.strip !== box);
   const cards = detectedCards(c.detected_tally);
   const uncounted = things.filter((box) => box.counted === false && !partOf.has(box.id)).length;

@@ -1,0 +1,56 @@
+"""Each box of a review says which box it makes one stack with (`stack_with`), as the
+server's reading of the boxes found the stack: the wasabi strip and its nigiri point at
+each other, whether the nigiri is a plain one on a counted wasabi or a box labelled as a
+stack with its strip absorbed; every other box says null."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.api.conftest import FakeDetector, Table, make_photo
+
+SIZE = (1000, 750)
+# Two stacks and two plain cards: a wasabi strip above a salmon (the geometry makes the
+# stack), a strip above a box the stack check labelled squid_on_wasabi (the strip is part
+# of that box), and two tempura away from both.
+BOXES = [
+    {"label": "wasabi", "confidence": 0.9, "box": [100, 100, 260, 150]},
+    {"label": "salmon", "confidence": 0.9, "box": [100, 150, 260, 387]},
+    {"label": "wasabi", "confidence": 0.9, "box": [400, 100, 560, 150]},
+    {"label": "squid_on_wasabi", "confidence": 0.4, "box": [400, 150, 560, 387]},
+    {"label": "tempura", "confidence": 0.9, "box": [100, 420, 260, 580]},
+    {"label": "tempura", "confidence": 0.9, "box": [400, 420, 560, 580]},
+]
+
+
+def partners(draft: dict[str, Any]) -> dict[int, int | None]:
+    return {box["id"]: box["stack_with"] for box in draft["detections"]}
+
+
+def test_a_stacks_two_boxes_point_at_each_other(table: Table, detector: FakeDetector) -> None:
+    detector.register(SIZE, BOXES)
+    response = table.upload(1, 1, make_photo(SIZE, BOXES))
+    assert response.status_code == 201, response.text
+    draft = response.json()
+    assert draft["tally"]["salmon_on_wasabi"] == 1 and draft["tally"]["squid_on_wasabi"] == 1
+    assert draft["tally"]["wasabi"] == 0
+    assert partners(draft) == {1: 2, 2: 1, 3: 4, 4: 3, 5: None, 6: None}
+    counted = {box["id"]: box["counted"] for box in draft["detections"]}
+    assert counted[3] is False and counted[1] is True  # the absorbed strip, the stack's own
+
+    # Relabelled as a stack by a person, the salmon and its strip stay one.
+    draft = table.correct(1, 1, action="relabel", detection=2, label="salmon_on_wasabi").json()
+    assert draft["tally"]["salmon_on_wasabi"] == 1 and draft["tally"]["wasabi"] == 0
+    assert partners(draft) == {1: 2, 2: 1, 3: 4, 4: 3, 5: None, 6: None}
+
+    # Its strip deleted, the stack box stands alone; a plain nigiri has no partner.
+    draft = table.correct(1, 1, action="delete", detection=1).json()
+    assert partners(draft) == {2: None, 3: 4, 4: 3, 5: None, 6: None}
+    draft = table.correct(1, 1, action="relabel", detection=2, label="salmon").json()
+    assert draft["tally"]["salmon"] == 1
+    assert partners(draft)[2] is None
+
+    # A tempura relabelled as a wasabi far from any nigiri stays out of every stack.
+    draft = table.correct(1, 1, action="relabel", detection=5, label="wasabi").json()
+    assert draft["tally"]["wasabi"] == 1
+    assert partners(draft) == {2: None, 3: 4, 4: 3, 5: None, 6: None}
