@@ -1,7 +1,8 @@
 """The service's own errors. Each names what is wrong; api/main.py maps them (and the
 errors of scoring and vision) to HTTP status codes, in one place. Every 4xx body has one
 shape: `{"detail": str, ...}`, with fields that depend on the error (`reason`, `code`,
-`problems`, or for an invalid request `errors` and `error_count`)."""
+`problems`, or for an invalid request `errors` and `error_count`; every 413 its limit,
+`limit_bytes`)."""
 
 from __future__ import annotations
 
@@ -57,7 +58,13 @@ class Unprocessable(ApiError):
 
 
 class PayloadTooLarge(ApiError):
+    """A body, a photo or a form field over its limit: every 413 body carries the limit
+    as a number, `limit_bytes`, beside its sentence (a client need not read the words)."""
+
     status_code = 413
+
+    def __init__(self, message: str, *, limit_bytes: int, **extra: Any) -> None:
+        super().__init__(message, reason="too_large", limit_bytes=int(limit_bytes), **extra)
 
 
 class DetectorUnavailable(ApiError):

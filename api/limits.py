@@ -30,6 +30,7 @@ class BodyTooLarge(HTTPException):
 
     def __init__(self, max_bytes: int) -> None:
         super().__init__(413, f"the request is over {max_bytes:,} bytes, the limit")
+        self.limit_bytes = max_bytes
 
 
 class BodySizeLimit:
@@ -77,6 +78,7 @@ class BodySizeLimit:
             {
                 "detail": f"the request is over {self.max_bytes:,} bytes, the limit",
                 "reason": "too_large",
+                "limit_bytes": self.max_bytes,
             }
         ).encode()
         headers: list[Any] = [
@@ -120,8 +122,7 @@ async def read_body(request: Request, *, max_bytes: int) -> bytes:
 def _too_large(max_bytes: int) -> PayloadTooLarge:
     return PayloadTooLarge(
         f"the request body is over {max_bytes:,} bytes, the limit for this route",
-        reason="too_large",
-        limit=max_bytes,
+        limit_bytes=max_bytes,
     )
 
 

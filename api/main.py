@@ -125,9 +125,16 @@ def _add_error_handlers(app: FastAPI) -> None:
             extra["key"] = error.key
         return _error(422, str(error), **extra)
 
-    async def photo_error(_: Request, error: Exception) -> Response:
+    async def photo_error(request: Request, error: Exception) -> Response:
         assert isinstance(error, PhotoError)
-        return _error(PHOTO_STATUS.get(error.reason, 422), str(error), reason=error.reason)
+        status = PHOTO_STATUS.get(error.reason, 422)
+        extra: dict[str, Any] = {"reason": error.reason}
+        if status == 413:  # the photo's limits, as the upload routes decode with them
+            limits: Settings = request.app.state.settings
+            extra["limit_bytes"] = limits.max_upload_bytes
+            if error.reason == "too_many_pixels":
+                extra["limit_pixels"] = limits.max_pixels
+        return _error(status, str(error), **extra)
 
     async def invalid_request(_: Request, error: Exception) -> Response:
         assert isinstance(error, RequestValidationError)
@@ -135,13 +142,17 @@ def _add_error_handlers(app: FastAPI) -> None:
         body = invalid_request_body(error.errors(), count=count)
         return _error(422, body.pop("detail"), **body)
 
-    async def http_error(_: Request, error: Exception) -> Response:
+    async def http_error(request: Request, error: Exception) -> Response:
         """Starlette's and FastAPI's own (404 of an unknown path, 405, a bad multipart
         body), in the same shape."""
         assert isinstance(error, HTTPException)
         if not is_body_allowed_for_status_code(error.status_code):
             return Response(status_code=error.status_code, headers=error.headers)
-        extra = {"reason": "too_large"} if error.status_code == 413 else {}
+        extra: dict[str, Any] = {}
+        if error.status_code == 413:  # a body over the app's limit (BodyTooLarge)
+            limits: Settings = request.app.state.settings
+            whole = limits.max_upload_bytes + FORM_OVERHEAD_BYTES
+            extra = {"reason": "too_large", "limit_bytes": getattr(error, "limit_bytes", whole)}
         response = _error(error.status_code, str(error.detail), **extra)
         response.headers.update(error.headers or {})
         return response

@@ -134,6 +134,11 @@ class ErrorPublic(BaseModel):
     error_count: int | None = Field(
         default=None, description="how many problems the invalid request has in all"
     )
+    limit_bytes: int | None = Field(
+        default=None,
+        description="every 413's limit, in bytes: the largest body, photo or form field "
+        "the route takes (the sentence in `detail` says the same in words)",
+    )
 
 
 def error_response(description: str) -> dict[str, Any]:

@@ -137,7 +137,7 @@ class _FormReader:
             if part.size > self.max_bytes:
                 raise PayloadTooLarge(
                     f"the file is over {self.max_bytes:,} bytes, the limit for a photo",
-                    reason="too_large",
+                    limit_bytes=self.max_bytes,
                 )
             part.chunks.append(data[start:end])
         elif part.filename is None:

@@ -71,8 +71,9 @@ export function uploadFailure(status, body, file) {
     return { message: "That photo is damaged or was only partly saved. Take it again or choose another.", choose: true };
   }
   if (reason === "too_large" || status === 413) {
-    const limit = /limit is ([\d,]+) bytes/.exec(detail) || /over ([\d,]+) bytes/.exec(detail);
-    const mb = limit ? ` (limit ${megabytes(Number(limit[1].replaceAll(",", "")))} MB)` : "";
+    // Every 413 of the server carries its limit as a number (a proxy's may not).
+    const limit = body?.limit_bytes;
+    const mb = Number.isInteger(limit) && limit > 0 ? ` (limit ${megabytes(limit)} MB)` : "";
     return { message: `That photo is too large${mb}. Choose a smaller one.`, choose: true };
   }
   if (reason === "too_many_pixels") {

@@ -63,7 +63,7 @@ def test_a_json_body_over_the_limit_is_413_before_it_is_parsed(
     big = json.dumps({"players": ["A", "B"], "x": MARKER * 10_000}).encode()
     assert settings.max_json_bytes < len(big) < settings.max_upload_bytes
     body = assert_error(post_raw(client, path, big), 413, f"{settings.max_json_bytes:,} bytes")
-    assert body["reason"] == "too_large" and body["limit"] == settings.max_json_bytes
+    assert body["reason"] == "too_large" and body["limit_bytes"] == settings.max_json_bytes
 
     def pieces() -> Iterator[bytes]:  # no Content-Length: the streamed bytes are counted
         for _ in range(100):
