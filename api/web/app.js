@@ -1536,6 +1536,21 @@ function standingsPanel() {
         ? "Pudding: points (puddings kept). Most puddings +6, fewest −6 (not with 2 players); ties split."
         : "Pudding: puddings kept so far; scored after the last round.",
     ),
+    // The score sheet for a spreadsheet: rounds, dessert, totals (the view link reads it).
+    h(
+      "p",
+      { class: "sheet-row" },
+      h(
+        "a",
+        {
+          class: "button",
+          href: `/api/v1/games/${encodeURIComponent(game.id)}/sheet.csv`,
+          download: true,
+          "data-testid": "sheet-link",
+        },
+        "Score sheet (CSV)",
+      ),
+    ),
   );
   const chart = totalsChart(st);
   if (chart) {

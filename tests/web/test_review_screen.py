@@ -777,6 +777,32 @@ def test_the_home_page_sums_up_players_who_played_more_than_one_listed_game(
     shot(page, "games.png")
 
 
+def test_the_standings_offer_the_score_sheet(server: Server, phone: Any) -> None:
+    """A "Score sheet (CSV)" link under the standings, there for the view link too: it
+    downloads the game's sheet, every round and total in it."""
+    game = httpx.post(
+        f"{server.url}/api/v1/games", json={"players": ["Ana", "Ben"], "rounds": 3}
+    ).json()
+    play_through_the_api(server, game)
+    standings = httpx.get(f"{server.url}/api/v1/games/{game['id']}/standings").json()
+    page = phone
+    page.goto(f"{server.url}/?game={game['id']}")  # the view link: no token
+    page.get_by_test_id("standings-table").wait_for()
+    link = page.get_by_test_id("sheet-link")
+    assert link.inner_text() == "Score sheet (CSV)"
+    assert link.get_attribute("href") == f"/api/v1/games/{game['id']}/sheet.csv"
+    assert link.bounding_box()["height"] >= 44
+    with page.expect_download() as download:
+        link.tap()
+    text = Path(download.value.path()).read_bytes().decode("utf-8-sig")
+    rows = [line.split(",") for line in text.splitlines()]
+    for player in standings["players"]:
+        row = next(r for r in rows if r[1] == player["name"])
+        assert [int(v) for v in row[2:5]] == player["rounds"]
+        assert int(row[-2]) == player["total"]
+        assert row[-1] == ("winner" if player["name"] in standings["winners"] else "")
+
+
 def test_a_change_made_elsewhere_meanwhile_says_so_within_the_bar(
     server: Server, phone: Any
 ) -> None:
