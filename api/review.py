@@ -20,13 +20,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
-import numpy as np
-
 from scoring import Tally, check_collection
 from scoring.validation import Problem
 from vision.detections import Detections
-from vision.labels import STACK_LABELS
-from vision.reading import find_stacks, read_tally, suppress_duplicates
+from vision.reading import read_tally
 
 UPLOAD: Final = "upload"
 RELABEL: Final = "relabel"
@@ -271,11 +268,6 @@ class Assessment:
     stack_with: Mapping[int, int] = field(default_factory=dict)
 
 
-# The confidence below which reading ignores a box: given to read_tally here, so that the
-# strips found beside stack boxes (_absorbed_strips) come from the same boxes it read.
-MIN_CONFIDENCE: Final = 0.25
-
-
 def assess(
     state: ReviewState,
     *,
@@ -293,13 +285,16 @@ def assess(
     counted: frozenset[int] = frozenset()
     stack_with: dict[int, int] = {}
     if state.photo_id is not None:
-        reading = read_tally(state.detections(), min_confidence=MIN_CONFIDENCE)
+        reading = read_tally(state.detections())
         detected = {key: int(value) for key, value in reading.tally.items()}
         # The collection's own checks come once, as `problems` below, with its name.
         warnings = [*notes, *(w for w in reading.warnings if w not in reading.checks)]
-        ids = _box_ids(state, reading.detections)
-        counted = frozenset(ids)
-        pairs = [(ids[w], ids[n]) for w, n in reading.stacks] + _absorbed_strips(state)
+        # state.detections() lists the boxes in order: the reading's indices map to ids.
+        ids = [box.id for box in state.boxes.values()]
+        kept = [ids[i] for i in reading.source]
+        counted = frozenset(kept)
+        pairs = [(kept[w], kept[n]) for w, n in reading.stacks]
+        pairs += [(ids[w], kept[n]) for w, n in reading.strips]
         for wasabi, nigiri in pairs:
             stack_with[wasabi] = nigiri
             stack_with[nigiri] = wasabi
@@ -320,33 +315,6 @@ def assess(
         counted=counted,
         stack_with=stack_with,
     )
-
-
-def _box_ids(state: ReviewState, kept: Detections) -> list[int]:
-    """The review's box id of each of `kept`, in order: boxes read from
-    `state.detections()` that survived reading (not below its confidence floor, not a
-    duplicate of another box, not a wasabi strip absorbed by a stack box). The ids of
-    the boxes the tally counts."""
-    free: dict[tuple[str, tuple[float, ...]], list[int]] = {}
-    as_read = state.detections()
-    for box, label, xyxy in zip(state.boxes.values(), as_read.labels, as_read.xyxy, strict=True):
-        free.setdefault((label, tuple(float(v) for v in xyxy)), []).append(box.id)
-    return [
-        free[label, tuple(float(v) for v in xyxy)].pop(0)
-        for label, xyxy in zip(kept.labels, kept.xyxy, strict=True)
-    ]
-
-
-def _absorbed_strips(state: ReviewState) -> list[tuple[int, int]]:
-    """(wasabi id, stack box id) for each wasabi strip that reading takes as part of a
-    box labelled as a stack (by a person, or the stack check): read_tally drops such a
-    strip from its detections, so its pairing is found here as read_tally finds it, on
-    the confident boxes left after duplicates."""
-    detections = state.detections()
-    confident = detections[np.flatnonzero(detections.confidence >= MIN_CONFIDENCE)]
-    kept = confident[suppress_duplicates(confident)]
-    ids = _box_ids(state, kept)
-    return [(ids[w], ids[n]) for w, n in find_stacks(kept) if kept.labels[n] in STACK_LABELS]
 
 
 def last_correction(state: ReviewState) -> int | None:

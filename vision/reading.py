@@ -124,6 +124,8 @@ class Reading:
     lone_stacks: indices into `detections` of stack boxes with no wasabi box found under
         them (a stack on the stack check's word, or a reviewer's, alone).
     source: for each of `detections`, its index in the detections that were read.
+    strips: (index in the detections that were read, index into `detections`) of each
+        wasabi strip taken as part of a stack box over it (not counted of its own).
     turn: degrees clockwise the photo was turned to read its cards upright
         (vision/pipeline.py); the boxes are in the photo so turned.
     """
@@ -136,6 +138,7 @@ class Reading:
     cards: int = 0
     lone_stacks: list[int] = field(default_factory=list)
     source: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    strips: list[tuple[int, int]] = field(default_factory=list)
     turn: int = 0
 
     def to_json(self) -> dict[str, Any]:
@@ -171,6 +174,8 @@ def read_tally(
     new_index = {old: new for new, old in enumerate(keep.tolist())}
     final = kept[keep]
     stacks = sorted((new_index[w], new_index[n]) for w, n in pairs if w not in absorbed)
+    kept_source = confident_source[survivors]
+    strips = sorted((int(kept_source[w]), new_index[n]) for w, n in pairs if w in absorbed)
     paired = {n for _, n in pairs}
     lone = [
         new_index[i] for i in keep.tolist() if kept.labels[i] in STACK_LABELS and i not in paired
@@ -182,6 +187,7 @@ def read_tally(
         *([NO_CARDS] if not cards else []),
         *_low_confidence_warning(final, low_confidence),
         *(line for doubt in _DOUBTS for line in _doubt_warning(final, doubt)),
+        *_strip_only_warning(final, stacks),
         *checks,
     ]
     return Reading(
@@ -192,7 +198,8 @@ def read_tally(
         checks=checks,
         cards=cards,
         lone_stacks=lone,
-        source=confident_source[survivors][keep],
+        source=kept_source[keep],
+        strips=strips,
     )
 
 
@@ -691,6 +698,23 @@ def _doubt_warning(detections: Detections, doubt: _Doubt) -> list[str]:
         return []
     which = ", ".join(f"{said(labels[i])} ({detections.doubts[i]:.0%})" for i in doubted)
     return [f"{len(doubted)} {doubt.what}: {which}; {doubt.check[len(doubted) > 1]}"]
+
+
+def _strip_only_warning(detections: Detections, stacks: Sequence[tuple[int, int]]) -> list[str]:
+    """Stacks the geometry alone found: a strip above a nigiri that the stack check, asked
+    of that nigiri, did not call on a wasabi (a reviewer's boxes were never asked). A
+    plain nigiri under another yellow card's top reads so, and the card count holds."""
+    doubted = [n for _, n in stacks if np.isfinite(detections.under[n])]
+    if not doubted:
+        return []
+    which = ", ".join(said(detections.labels[n]) for n in doubted)
+    one = len(doubted) == 1
+    return [
+        f"{len(doubted)} {'stack' if one else 'stacks'} seen only by the strip above "
+        f"{'its nigiri' if one else 'their nigiri'} ({which}): check that "
+        f"{'it is' if one else 'each is'} a wasabi's top (its green icon), not another "
+        "yellow card's"
+    ]
 
 
 # --- box arithmetic ---------------------------------------------------------------------

@@ -8,6 +8,7 @@ vision/labels.py defines the detector's boxes.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from collections import Counter
@@ -898,3 +899,21 @@ def test_a_stack_near_the_camera_of_a_steep_photo_fits_by_its_own_length() -> No
     fit = stack_fit(wasabi, salmon, 0.76)
     assert fit is not None and fit.frame == "down"
     assert 0.35 < fit.shift < 0.4
+
+
+def test_a_stack_seen_only_by_its_strip_is_pointed_out() -> None:
+    """A strip paired with a nigiri that the stack check did not call on a wasabi (0.8):
+    the count holds either way, so the reviewer is asked to look; a stack the check
+    confirmed, or a reviewer's boxes (never asked), are not pointed out."""
+    found = Table().stack("salmon", 60, 50).card("tempura", 200, 50).detections()
+    nigiri = found.labels.index("salmon")
+    under = np.full(len(found), np.nan, np.float32)
+    under[nigiri] = 0.8
+    asked = dataclasses.replace(found, wasabi_under=under)
+    reading = read_tally(asked)
+    assert nonzero(reading) == {"salmon_on_wasabi": 1, "tempura": 1}
+    assert reading.warnings == [
+        "1 stack seen only by the strip above its nigiri (salmon nigiri): check that it is "
+        "a wasabi's top (its green icon), not another yellow card's"
+    ]
+    assert read_tally(found).warnings == []
