@@ -1,0 +1,273 @@
+// The home page: start a game, join one by code or link, the games this phone knows and
+// its players' statistics.
+
+import { Api } from "./api.js";
+import { HAND_SIZE, MAX_ROUNDS } from "./cards.js";
+import { formatAverage, playerStats } from "./stats.js";
+import { h, listNames, plural, show } from "./dom.js";
+import { memory } from "./memory.js";
+import { GAME_ID, app, go, routeUrl } from "./state.js";
+
+export function renderHome(message) {
+  document.title = "Sushi Go! scorer";
+  const names = h("div", { class: "names" });
+  const rounds = h("select", { name: "rounds", id: "rounds", "data-testid": "rounds" });
+  const addButton = h("button", { type: "button", class: "button", onclick: () => addName() }, "+ Add a player");
+
+  const refresh = () => {
+    const inputs = names.querySelectorAll("input");
+    addButton.hidden = inputs.length >= 5;
+    names.querySelectorAll(".remove").forEach((b) => (b.hidden = inputs.length <= 2));
+    const players = inputs.length;
+    const chosen = Number(rounds.value || 3);
+    rounds.replaceChildren(
+      ...[3, 4, 5]
+        .filter((n) => n <= MAX_ROUNDS[players])
+        .map((n) =>
+          h("option", { value: n, selected: n === chosen }, n === 3 ? "3 (standard)" : `${n} (variant)`),
+        ),
+    );
+    hand.textContent = `${players} players: ${HAND_SIZE[players]} cards each per round.`;
+  };
+  const addName = (value = "") => {
+    const index = names.children.length + 1;
+    const row = h(
+      "div",
+      { class: "name-row" },
+      h("input", {
+        type: "text",
+        name: "player",
+        value,
+        required: true,
+        maxlength: 40,
+        autocomplete: "off",
+        "aria-label": `Player ${index}`,
+        placeholder: `Player ${index}`,
+        "data-testid": `player-name-${index}`,
+      }),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "button remove",
+          "aria-label": `Remove player ${index}`,
+          onclick: () => {
+            row.remove();
+            refresh();
+          },
+        },
+        "×",
+      ),
+    );
+    names.append(row);
+    refresh();
+    return row;
+  };
+  const hand = h("p", { class: "hint" });
+  const error = h("p", { class: "error", role: "alert", hidden: !message }, message || "");
+
+  const start = async (event) => {
+    event.preventDefault();
+    const players = [...names.querySelectorAll("input")].map((i) => i.value.trim());
+    if (players.some((p) => !p)) {
+      error.textContent = "Give every player a name (or remove the empty row).";
+      error.hidden = false;
+      return;
+    }
+    if (new Set(players.map((p) => p.toLowerCase())).size !== players.length) {
+      error.textContent = "Two players have the same name: make them different.";
+      error.hidden = false;
+      return;
+    }
+    const button = event.target.querySelector("button[type=submit]");
+    button.disabled = true;
+    try {
+      const title = event.target.title.value.trim() || null;
+      const game = await Api.createGame({ players, rounds: Number(rounds.value), title });
+      memory.setToken(game.id, game.edit_token);
+      memory.remember(game);
+      app.showShare = true;
+      await go({ game: game.id });
+    } catch (failure) {
+      error.textContent = failure.message;
+      error.hidden = false;
+      button.disabled = false;
+    }
+  };
+
+  const join = (event) => {
+    event.preventDefault();
+    const text = event.target.code.value.trim();
+    let id = text;
+    let token = null;
+    try {
+      const url = new URL(text);
+      id = url.searchParams.get("game") || "";
+      token = new URLSearchParams(url.hash.replace(/^#/, "")).get("edit");
+    } catch {
+      /* a bare code */
+    }
+    if (!GAME_ID.test(id)) {
+      joinError.textContent = "That is not a game code or link.";
+      joinError.hidden = false;
+      return;
+    }
+    if (token) memory.setToken(id, token);
+    go({ game: id });
+  };
+  const joinError = h("p", { class: "error", role: "alert", hidden: true });
+
+  const recent = memory.recent();
+  show(
+    h(
+      "section",
+      { class: "panel intro" },
+      h("h1", {}, "Score Sushi Go! from photos"),
+      h(
+        "p",
+        {},
+        "After each round, photograph each player's cards. The page finds the cards, lets you fix anything it got wrong, and keeps the score, pudding included.",
+      ),
+    ),
+    // A phone that has games goes back to one more often than it starts one.
+    recent.length ? recentGames(recent) : null,
+    recent.length ? playerStatsPanel(recent) : null,
+    h(
+      "form",
+      { class: "panel", onsubmit: start, "data-testid": "new-game" },
+      h("h2", {}, "New game"),
+      h("fieldset", {}, h("legend", {}, "Players, in seat order"), names, addButton, hand),
+      h("label", { for: "rounds", class: "field" }, "Rounds", rounds),
+      h(
+        "label",
+        { class: "field" },
+        "Name of the game (optional)",
+        h("input", { type: "text", name: "title", maxlength: 120, placeholder: "Friday night" }),
+      ),
+      error,
+      h("button", { type: "submit", class: "button primary wide", "data-testid": "start-game" }, "Start game"),
+    ),
+    h(
+      "form",
+      { class: "panel", onsubmit: join },
+      h("h2", {}, "Join a game"),
+      h(
+        "label",
+        { class: "field" },
+        "Game code or link",
+        h("input", { type: "text", name: "code", autocomplete: "off", required: true }),
+      ),
+      joinError,
+      h("button", { type: "submit", class: "button wide" }, "Open the game"),
+    ),
+  );
+  addName();
+  addName();
+}
+
+// The games this phone started or opened, newest first, each a link back to where it was.
+function recentGames(recent) {
+  const day = (iso) => new Date(iso).toLocaleDateString([], { day: "numeric", month: "short", year: "numeric" });
+  const state = (g) => {
+    if (g.winners?.length) {
+      const points = g.points === null ? "" : ` with ${plural(g.points, "point")}`;
+      return g.winners.length === 1 ? `${g.winners[0]} won${points}` : `${listNames(g.winners)} shared the win${points}`;
+    }
+    if (g.status === "fixing") return "A round is being fixed";
+    if (g.status === "finished") return "Finished";
+    return g.played ? `${plural(g.played, "round")} of ${g.rounds} played` : "Not started";
+  };
+  return h(
+    "section",
+    { class: "panel", "data-testid": "recent-games" },
+    h("h2", {}, "Games on this phone"),
+    h(
+      "ul",
+      { class: "recent" },
+      recent.map((g) =>
+        h(
+          "li",
+          {},
+          h(
+            "a",
+            { href: routeUrl({ game: g.id, ...(g.route || {}) }), class: "recent-game", "data-testid": `recent-${g.id}` },
+            h("strong", { class: "recent-title" }, g.title || listNames(g.players)),
+            g.title ? h("span", { class: "recent-players" }, listNames(g.players)) : null,
+            h(
+              "span",
+              { class: "recent-state" },
+              h("span", { class: g.winners?.length ? "recent-winner" : "" }, state(g)),
+              ` · ${day(g.created || g.at)}`,
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+// Who played more than one of the finished games listed above: games, wins, average and
+// best total. Each listed game's standings come from the server (a game may have been
+// finished on another phone since this one saw it); a game not listed here never counts.
+// The panel stays hidden until some name has played two finished games.
+function playerStatsPanel(recent) {
+  const body = h("tbody");
+  const caption = h("p", { class: "hint" });
+  const panel = h(
+    "section",
+    { class: "panel", "data-testid": "player-stats", hidden: true },
+    h("h2", {}, "Players across these games"),
+    caption,
+    h(
+      "div",
+      { class: "table-scroll" },
+      h(
+        "table",
+        { class: "scores stats-table" },
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            h("th", { scope: "col" }, "Player"),
+            h("th", { scope: "col" }, "Games"),
+            h("th", { scope: "col" }, "Wins"),
+            h("th", { scope: "col" }, "Average"),
+            h("th", { scope: "col" }, "Best"),
+          ),
+        ),
+        body,
+      ),
+    ),
+  );
+  app.loading += 1;
+  Promise.all(recent.map((g) => new Api(g.id).readStandings().catch(() => null)))
+    .then((all) => {
+      const finished = all.filter((st) => st?.complete);
+      const rows = playerStats(finished);
+      if (!rows.length) return;
+      const missing = all.filter((st) => st === null).length;
+      caption.textContent =
+        `From the ${plural(finished.length, "finished game")} on this phone, for names that played more than one` +
+        (missing ? ` (${plural(missing, "game")} could not be read just now).` : ".");
+      body.replaceChildren(
+        ...rows.map((row, i) =>
+          h(
+            "tr",
+            { "data-testid": `stat-${i + 1}` },
+            h("th", { scope: "row", "data-col": "name" }, row.name),
+            h("td", { "data-col": "games" }, row.games),
+            h("td", { "data-col": "wins" }, row.wins),
+            h("td", { "data-col": "average" }, formatAverage(row.average)),
+            h("td", { "data-col": "best", class: "total" }, row.best),
+          ),
+        ),
+      );
+      panel.hidden = false;
+    })
+    .finally(() => {
+      app.loading -= 1;
+    });
+  return panel;
+}

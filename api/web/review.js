@@ -1,0 +1,662 @@
+// Reviewing a player's cards: the photo with its boxes (tap, choose, relabel, delete, draw
+// a missed card), the box list, the warnings, the counters and confirming.
+
+import { BY_KEY, CATEGORIES, boxName, inWords } from "./cards.js";
+import { findStacks } from "./stacks.js";
+import { layoutTags, thingsAt, unitsPerPixel } from "./boxes.js";
+import { collectionRegion, makeZoomable } from "./zoom.js";
+import { h, plural, s } from "./dom.js";
+import { app, canEdit, go } from "./state.js";
+import {
+  changeCount,
+  confirmTally,
+  correct,
+  restoreReading,
+  undo,
+  useDetectedCount,
+} from "./writes.js";
+import { photoInputs } from "./upload.js";
+import { closeSheet, openSheet, toast } from "./sheet.js";
+import { render } from "./game.js";
+
+export function reviewScreen() {
+  const c = app.collection;
+  const game = app.game;
+  const editable = canEdit() && c.round_status !== "recorded";
+  const back = h(
+    "button",
+    { class: "button back", "data-testid": "back", onclick: () => go({ game: game.id, round: c.round }) },
+    `← Round ${c.round}`,
+  );
+  const head = h(
+    "section",
+    { class: "review-head" },
+    back,
+    h("h1", {}, `${c.player}'s cards`, h("small", {}, ` · round ${c.round}`)),
+  );
+  const status = h(
+    "p",
+    { class: `chip ${c.status === "confirmed" ? "ok" : c.status === "draft" ? "warn" : "muted"}`, "data-testid": "review-status" },
+    c.status === "confirmed" ? "Confirmed" : c.status === "draft" ? "Not confirmed yet" : "Nothing entered yet",
+  );
+  const notes = [];
+  if (!canEdit()) notes.push(h("p", { class: "banner" }, "View only: open the edit link to change these cards."));
+  else if (c.round_status === "recorded") {
+    notes.push(h("p", { class: "banner" }, `Round ${c.round} is recorded. To change it, go back and tap “Fix this round”.`));
+  }
+
+  const photoSide = h("div", { class: "photo-side" }, c.photo ? photoPanel(c, editable) : noPhoto(c, editable));
+  const tallySide = h("div", { class: "tally-side" }, warningsList(c), counters(c, editable));
+  const bar = editable ? confirmBar(c) : null;
+  return [
+    head,
+    h("div", { class: "review-status" }, status, handCheck(c)),
+    ...notes,
+    h("div", { class: "review" }, photoSide, tallySide),
+    earlierList(c, editable),
+    bar,
+  ];
+}
+
+// The readings newer photos replaced, kept as they were: each can be brought back.
+function earlierList(c, editable) {
+  if (!c.earlier?.length) return null;
+  const at = (iso) => new Date(iso).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  return h(
+    "section",
+    { class: "earlier", "data-testid": "earlier" },
+    h("h2", {}, c.earlier.length === 1 ? "Earlier photo" : "Earlier photos"),
+    h("p", { class: "hint" }, "Kept as they were when a newer photo replaced them. Restore brings one back, corrections and all."),
+    h(
+      "ul",
+      { class: "earlier-list" },
+      c.earlier.map((e) => {
+        const key = e.photo ?? "counts";
+        const thumb = e.image_url
+          ? h("img", { src: e.image_url, alt: `An earlier photo of ${c.player}'s cards`, loading: "lazy", class: "thumb" })
+          : h("span", { class: "thumb counted" }, "Counted by hand");
+        // A photo the browser cannot show (HEIC outside Safari): the server's JPEG.
+        if (e.annotated_url) thumb.addEventListener("error", () => (thumb.src = e.annotated_url), { once: true });
+        return h(
+          "li",
+          { class: "earlier-item", "data-testid": `earlier-${key}` },
+          thumb,
+          h(
+            "div",
+            { class: "earlier-text" },
+            h("strong", {}, e.status === "confirmed" ? "Confirmed" : "Not confirmed"),
+            ` · ${e.cards} of ${c.hand_size} cards`,
+            e.corrections ? ` · ${plural(e.corrections, "correction")}` : "",
+            h("small", {}, `Replaced at ${at(e.replaced_at)}`),
+          ),
+          editable
+            ? h("button", { class: "button compact", "data-testid": `restore-${key}`, onclick: () => restoreReading(e) }, "Restore")
+            : null,
+        );
+      }),
+    ),
+  );
+}
+
+function handCheck(c) {
+  const ok = c.cards === c.hand_size;
+  return h(
+    "p",
+    { class: `hand-check ${ok ? "ok" : "bad"}`, "data-testid": "hand-check", role: "status" },
+    ok ? "✓ " : "! ",
+    `${c.hand_size} cards expected, ${c.cards} found`,
+    ok ? "" : c.cards < c.hand_size ? ": a card may be missing" : ": a card may be counted twice",
+  );
+}
+
+function warningsList(c) {
+  const messages = [
+    ...c.warnings.map((text) => ({ severity: "warning", message: text })),
+    ...c.problems.filter((p) => p.code !== "too_few_cards" && p.code !== "too_many_cards"),
+  ];
+  if (!messages.length) return null;
+  return h(
+    "ul",
+    { class: "problems", "data-testid": "warnings" },
+    messages.map((p) => h("li", { class: p.severity }, inWords(p.message))),
+  );
+}
+
+function noPhoto(c, editable) {
+  return h(
+    "div",
+    { class: "no-photo" },
+    h("p", {}, "No photo for this player yet."),
+    editable ? h("div", { class: "actions" }, photoInputs(c.round, c.seat, c.player)) : null,
+    editable ? h("p", { class: "hint" }, "Or count the cards with the + and − buttons.") : null,
+  );
+}
+
+function photoPanel(c, editable) {
+  const svg = photoSvg(c, editable);
+  const figure = h("figure", { class: "photo" }, svg);
+  const zoom = (act) => () => act(svg.zoom);
+  const zoomTools = h(
+    "div",
+    { class: "zoom-tools", role: "group", "aria-label": "Zoom the photo" },
+    h("button", { class: "button step-zoom", "aria-label": "Zoom out", "data-testid": "zoom-out", onclick: zoom((z) => z.zoomBy(1 / 1.6)) }, "−"),
+    h("button", { class: "button step-zoom", "aria-label": "Zoom in", "data-testid": "zoom-in", onclick: zoom((z) => z.zoomBy(1.6)) }, "+"),
+    h("button", { class: "button compact", "aria-label": "Zoom to the cards", "data-testid": "zoom-cards", onclick: zoom((z) => z.collection()) }, "Cards"),
+    h("button", { class: "button compact", "data-testid": "zoom-whole", onclick: zoom((z) => z.whole()) }, "Whole photo"),
+  );
+  const tools = editable
+    ? h(
+        "div",
+        { class: "actions tools" },
+        h(
+          "button",
+          {
+            class: `button${app.drawMode ? " primary" : ""}`,
+            "aria-pressed": String(app.drawMode),
+            "data-testid": "add-box",
+            onclick: () => {
+              app.drawMode = !app.drawMode;
+              render();
+            },
+          },
+          app.drawMode ? "Drag over the missed card…" : "+ Add a missed card",
+        ),
+        h("button", { class: "button", disabled: !c.can_undo, "data-testid": "undo", onclick: () => undo() }, "Undo"),
+        photoInputs(c.round, c.seat, c.player, {
+          compact: true,
+          take: "New photo",
+          choose: "Other file",
+          primary: false,
+        }),
+      )
+    : null;
+  const hint = editable
+    ? h(
+        "p",
+        { class: "hint" },
+        app.drawMode
+          ? "Drag a box over a card the detector missed, then say what it is."
+          : "Tap a box to change its card or delete it.",
+      )
+    : null;
+  return [figure, zoomTools, hint, tools, boxList(c, editable)];
+}
+
+function photoSvg(c, editable) {
+  const { width, height, id } = c.photo;
+  let svg = app.photoCache.id === id ? app.photoCache.svg : null;
+  if (!svg) {
+    svg = s("svg", {
+      viewBox: `0 0 ${width} ${height}`,
+      class: "photo-svg",
+      style: `aspect-ratio: ${width} / ${height}`,
+      "data-testid": "photo",
+      role: "group",
+      "aria-label": "The photo with the cards found",
+    });
+    const image = s("image", { href: c.photo.image_url, x: 0, y: 0, width, height, preserveAspectRatio: "none" });
+    // A photo the browser cannot show (HEIC outside Safari): the server's JPEG instead.
+    image.addEventListener("error", () => image.setAttribute("href", c.photo.annotated_url), { once: true });
+    svg.append(image, s("g", { class: "boxes" }), s("g", { class: "drawing" }));
+    app.photoCache = { id, svg };
+    svg.addEventListener("pointerdown", (event) => startDrawing(event, svg));
+    svg.addEventListener("pointermove", (event) => moveDrawing(event, svg));
+    svg.addEventListener("pointerup", (event) => endDrawing(event, svg));
+    svg.addEventListener("pointercancel", () => cancelDrawing(svg));
+    svg.addEventListener("click", (event) => tapPhoto(event, svg));
+    svg.photoSize = { width, height };
+    svg.zoom = makeZoomable(svg, {
+      width,
+      height,
+      opening: collectionRegion(c.detections),
+      changed: () => layoutTags(svg),
+      canPan: () => !app.drawMode,
+    });
+    // Tags are laid out in CSS px: again whenever the photo's size on screen changes.
+    new ResizeObserver(() => layoutTags(svg)).observe(svg);
+  }
+  svg.classList.toggle("drawing-mode", Boolean(editable && app.drawMode));
+  const unit = Math.max(width, height) / 100; // a hundredth of the photo's long side
+  const group = svg.querySelector("g.boxes");
+  const { partOf } = findStacks(c.detections);
+  // What a tap can mean: each box, a stack with its wasabi strip as one.
+  const things = c.detections
+    .filter((box) => partOf.get(box.id)?.strip !== box)
+    .map((box) => {
+      const stack = partOf.get(box.id) || null;
+      const strip = stack?.strip?.box;
+      const xyxy = strip
+        ? [Math.min(box.box[0], strip[0]), Math.min(box.box[1], strip[1]), Math.max(box.box[2], strip[2]), Math.max(box.box[3], strip[3])]
+        : box.box;
+      return { box, stack, xyxy, label: stack ? stack.label : box.label };
+    });
+  svg.things = editable ? things : [];
+  const boxes = [...c.detections].sort((a, b) => area(b.box) - area(a.box)); // small on top
+  group.replaceChildren(
+    ...boxes.map((box) => {
+      const [x1, y1, x2, y2] = box.box;
+      const stack = partOf.get(box.id) || null;
+      // A stack's wasabi strip is drawn as part of its stack: its colour, no tag.
+      const strip = stack?.strip === box;
+      const label = stack ? stack.label : box.label;
+      const colour = BY_KEY[label]?.colour || "#fff";
+      const name = boxName(label);
+      const what = strip
+        ? `The wasabi under the ${boxName(label)}`
+        : stack
+          ? `${boxName(label)} (one box, two cards)`
+          : `${boxName(box.label)}${box.counted === false ? " (not counted)" : ""}`;
+      const thing = things.find((x) => x.box === box);
+      const node = s(
+        "g",
+        {
+          class: `box ${box.source}${box.detected_label ? " relabeled" : ""}${box.counted === false && !stack ? " uncounted" : ""}${strip ? " strip" : ""}${app.chosen.has(box.id) ? " chosen" : ""}`,
+          "data-box-id": box.id,
+          "data-label": box.label,
+          "data-stack": stack ? stack.label : null,
+          "data-xyxy": thing ? JSON.stringify(thing.xyxy) : null,
+          "data-names": strip ? null : JSON.stringify(tagNames(label)),
+          tabindex: editable ? 0 : null,
+          role: editable ? "button" : null,
+          "aria-label": `${what}${editable ? ": change or delete" : ""}`,
+        },
+        s("rect", {
+          x: x1,
+          y: y1,
+          width: x2 - x1,
+          height: y2 - y1,
+          class: "frame",
+          stroke: colour,
+          "stroke-width": Math.max(unit * 0.45, 2),
+        }),
+        strip
+          ? null
+          : s("g", { class: "tag" }, s("rect", { fill: colour }), s("text", { class: "tag-text" }, name)),
+      );
+      if (editable) {
+        node.addEventListener("keydown", (event) => {
+          if (event.key === "Enter" || event.key === " ") {
+            event.preventDefault();
+            openBoxSheet(stack ? stack.top : box, stack);
+          }
+        });
+      }
+      return node;
+    }),
+  );
+  requestAnimationFrame(() => layoutTags(svg));
+  return svg;
+}
+
+// A tag's names, longest first: the card's, then where that one is crowded out, its
+// first word, where that still says the card ("Chopsticks", not "Maki" for "Maki 2" nor
+// "Salmon" for a salmon on its wasabi).
+function tagNames(label) {
+  const name = boxName(label);
+  const first = name.split(" ")[0];
+  const clear = !label.startsWith("maki_") && !label.endsWith("_on_wasabi") && first !== name;
+  return clear ? [name, first] : [name];
+}
+
+// A tap on the photo: the box under the finger, or where the boxes within a finger's
+// reach overlap (a stack, a column), a question naming them, largest first.
+function tapPhoto(event, svg) {
+  if (svg.dataset.panned) {
+    delete svg.dataset.panned; // the finger panned or pinched: no tap
+    return;
+  }
+  if (app.drawMode || app.drawing) return;
+  const px = unitsPerPixel(svg);
+  if (!px) return;
+  const found = thingsAt(svg.things || [], photoPoint(svg, event), px);
+  if (found.length === 1) openBoxSheet(found[0].box, found[0].stack);
+  else if (found.length > 1) chooseBox(found);
+  else svg.zoom.bareTap(event);
+}
+
+function chooseBox(found) {
+  const room = markChosen(found.flatMap((thing) => [thing.box, thing.stack?.strip].filter(Boolean)));
+  openSheet(
+    h("h2", { "data-testid": "chooser-title" }, "Which card did you mean?"),
+    h("p", { class: "hint" }, "These boxes are under your finger:"),
+    h(
+      "div",
+      { class: "label-grid chooser", "data-testid": "chooser" },
+      found.map((thing) =>
+        h(
+          "button",
+          {
+            class: "button label-choice",
+            "data-testid": `choose-box-${thing.box.id}`,
+            onclick: () => openBoxSheet(thing.box, thing.stack),
+          },
+          h("span", { class: "dot", style: `background:${BY_KEY[thing.label]?.colour || "#999"}` }),
+          boxName(thing.label),
+          thing.stack ? " (two cards)" : "",
+        ),
+      ),
+    ),
+    h("div", { class: "actions" }, h("button", { class: "button", onclick: () => closeSheet() }, "Cancel")),
+    { room },
+  );
+}
+
+function area([x1, y1, x2, y2]) {
+  return (x2 - x1) * (y2 - y1);
+}
+
+// The boxes as a list, each stack one line: a way to every box where the photo is crowded.
+function boxList(c, editable) {
+  if (!c.detections.length) return h("p", { class: "hint" }, "No cards were found in this photo.");
+  const { stacks, partOf } = findStacks(c.detections);
+  const things = c.detections.filter((box) => partOf.get(box.id)?.strip !== box);
+  const cards = detectedCards(c.detected_tally);
+  const uncounted = things.filter((box) => box.counted === false && !partOf.has(box.id)).length;
+  const why = [];
+  if (stacks.length) why.push(`a nigiri on a wasabi is one box and two cards`);
+  if (uncounted) why.push(`${plural(uncounted, "box", "boxes")} not counted (too unsure, or a second box on one card)`);
+  const summary = `${plural(things.length, "box", "boxes")}, ${plural(cards, "card")}`;
+  return h(
+    "details",
+    { class: "box-list", "data-testid": "box-list" },
+    h("summary", { class: "button", "data-testid": "box-list-button" }, `List the boxes (${summary})`),
+    things.length !== cards && why.length
+      ? h("p", { class: "hint", "data-testid": "box-count-note" }, `${summary}: ${why.join("; ")}.`)
+      : null,
+    h(
+      "ul",
+      {},
+      things.map((box) => {
+        const stack = partOf.get(box.id) || null;
+        const label = stack ? stack.label : box.label;
+        return h(
+          "li",
+          {},
+          h(
+            "button",
+            {
+              class: "button compact chip-button",
+              disabled: !editable,
+              "data-testid": `box-item-${box.id}`,
+              onclick: () => openBoxSheet(box, stack),
+            },
+            h("span", { class: "dot", style: `background:${BY_KEY[label]?.colour || "#999"}` }),
+            boxName(label),
+            stack ? " · one box, two cards" : "",
+            box.source === "reviewer" ? " (added)" : ` ${Math.round(box.confidence * 100)} %`,
+            box.counted === false && !stack ? " · not counted" : "",
+          ),
+        );
+      }),
+    ),
+  );
+}
+
+// The cards the boxes read as (a stack is two): the detected tally's count.
+function detectedCards(tally) {
+  if (!tally) return 0;
+  let cards = 0;
+  for (const [key, count] of Object.entries(tally)) cards += key.endsWith("_on_wasabi") ? 2 * count : count;
+  return cards;
+}
+
+function labelGrid(current, choose) {
+  return h(
+    "div",
+    { class: "label-grid" },
+    CATEGORIES.map((c) =>
+      h(
+        "button",
+        {
+          class: `button label-choice${c.key === current ? " current" : ""}`,
+          "aria-pressed": String(c.key === current),
+          "data-label": c.key,
+          onclick: () => choose(c.key),
+        },
+        h("span", { class: "dot", style: `background:${c.colour}` }),
+        c.name,
+      ),
+    ),
+  );
+}
+
+// What a tapped box is and what it could be. A stack's sheet shows the stack as one
+// thing, its relabel acting on the nigiri's box; its wasabi strip can go on its own.
+function openBoxSheet(box, stack = null) {
+  const label = stack ? stack.label : box.label;
+  const said = box.detected_label
+    ? `The detector said ${boxName(box.detected_label)}.`
+    : box.source === "reviewer"
+      ? "Added by hand."
+      : `Found by the detector (${Math.round(box.confidence * 100)} % sure).`;
+  const counted = stack
+    ? " One box on the photo, two cards: a nigiri on a wasabi."
+    : box.counted === false
+      ? " It is not counted: too unsure, or a second box on the same card."
+      : "";
+  const strip = stack?.strip;
+  const room = markChosen([box, strip].filter(Boolean));
+  openSheet(
+    h("h2", { "data-testid": "box-sheet-title" }, `${stack ? "This stack" : "This card"}: ${boxName(label)}`),
+    h("p", { class: "hint" }, said, counted, " Tap what it really is:"),
+    labelGrid(label, (chosen) => {
+      closeSheet();
+      if (chosen !== label) correct({ action: "relabel", detection: box.id, label: chosen });
+    }),
+    h(
+      "div",
+      { class: "actions" },
+      h(
+        "button",
+        {
+          class: "button danger",
+          "data-testid": "delete-box",
+          onclick: () => {
+            closeSheet();
+            correct({ action: "delete", detection: box.id });
+          },
+        },
+        stack ? "Delete this stack's box" : "Delete this box",
+      ),
+      strip
+        ? h(
+            "button",
+            {
+              class: "button",
+              "data-testid": "delete-strip",
+              onclick: () => {
+                closeSheet();
+                correct({ action: "delete", detection: strip.id });
+              },
+            },
+            "No wasabi under it",
+          )
+        : null,
+      h("button", { class: "button", onclick: () => closeSheet() }, "Cancel"),
+    ),
+    { room },
+  );
+}
+
+// The box being changed stays in view above the sheet, marked, so that one sees which
+// box the finger hit: the page scrolls it to just under the top bar, and the sheet
+// takes the height below it (never less than half the screen; it scrolls inside).
+function markChosen(boxes) {
+  const svg = app.photoCache.svg;
+  const nodes = boxes.map((b) => svg?.querySelector(`g.box[data-box-id="${b.id}"]`)).filter(Boolean);
+  app.chosen = new Set(boxes.map((b) => b.id));
+  if (svg?.zoom) {
+    const [x1, y1, x2, y2] = collectionRegion(boxes);
+    svg.zoom.reveal([x1, y1, x2, y2]);
+  }
+  for (const node of svg?.querySelectorAll("g.box") || []) {
+    node.classList.toggle("chosen", app.chosen.has(Number(node.dataset.boxId)));
+  }
+  if (!nodes.length || !svg.isConnected) return null;
+  const frames = nodes.map((n) => n.querySelector("rect.frame"));
+  const top = Math.min(...frames.map((f) => f.getBoundingClientRect().top));
+  const bar = document.querySelector(".topbar").getBoundingClientRect().bottom;
+  window.scrollBy({ top: top - bar - 12, behavior: "instant" });
+  const bottom = Math.max(...frames.map((f) => f.getBoundingClientRect().bottom));
+  return Math.max(innerHeight / 2, innerHeight - bottom - 12);
+}
+
+// Drawing a box: only in "add" mode, so that a finger elsewhere still scrolls the page.
+function photoPoint(svg, event) {
+  const point = svg.createSVGPoint();
+  point.x = event.clientX;
+  point.y = event.clientY;
+  const inside = point.matrixTransform(svg.getScreenCTM().inverse());
+  const { width, height } = svg.photoSize;
+  return { x: Math.min(Math.max(inside.x, 0), width), y: Math.min(Math.max(inside.y, 0), height) };
+}
+
+function startDrawing(event, svg) {
+  if (!app.drawMode || !canEdit()) return;
+  event.preventDefault();
+  svg.setPointerCapture?.(event.pointerId);
+  const start = photoPoint(svg, event);
+  const rect = s("rect", { class: "new-box", x: start.x, y: start.y, width: 0, height: 0 });
+  svg.querySelector("g.drawing").replaceChildren(rect);
+  app.drawing = { start, end: start, rect };
+}
+
+function moveDrawing(event, svg) {
+  if (!app.drawing) return;
+  event.preventDefault();
+  const end = photoPoint(svg, event);
+  const { start, rect } = app.drawing;
+  app.drawing.end = end;
+  rect.setAttribute("x", Math.min(start.x, end.x));
+  rect.setAttribute("y", Math.min(start.y, end.y));
+  rect.setAttribute("width", Math.abs(end.x - start.x));
+  rect.setAttribute("height", Math.abs(end.y - start.y));
+}
+
+function endDrawing(event, svg) {
+  if (!app.drawing) return;
+  moveDrawing(event, svg);
+  const { start, end } = app.drawing;
+  const box = [Math.min(start.x, end.x), Math.min(start.y, end.y), Math.max(start.x, end.x), Math.max(start.y, end.y)];
+  const small = unitsPerPixel(svg) * 10; // a drag of under 10 CSS px draws no box
+  if (box[2] - box[0] < small || box[3] - box[1] < small) {
+    cancelDrawing(svg);
+    toast("Drag across the whole card to draw its box.", "info");
+    return;
+  }
+  const rounded = box.map((v) => Math.round(v * 10) / 10);
+  openSheet(
+    h("h2", {}, "What card is this?"),
+    labelGrid(null, (label) => {
+      app.drawing = null;
+      app.drawMode = false;
+      closeSheet();
+      svg.querySelector("g.drawing").replaceChildren();
+      correct({ action: "add", box: rounded, label });
+    }),
+    h("div", { class: "actions" }, h("button", { class: "button", onclick: () => closeSheet() }, "Cancel")),
+  );
+}
+
+function cancelDrawing(svg) {
+  app.drawing = null;
+  svg.querySelector("g.drawing")?.replaceChildren();
+}
+
+function counters(c, editable) {
+  const section = h("section", { class: "counters", "data-testid": "counters" });
+  section.append(h("h2", {}, "Cards by category"));
+  const detected = c.detected_tally;
+  let group = null;
+  for (const cat of CATEGORIES) {
+    if (cat.group !== group) {
+      group = cat.group;
+      section.append(h("h3", {}, group));
+    }
+    const count = c.tally[cat.key];
+    const byHand = Object.hasOwn(c.counts, cat.key);
+    const note =
+      byHand && detected
+        ? h(
+            "small",
+            { class: "by-hand" },
+            `set by hand; photo says ${detected[cat.key]} `,
+            editable
+              ? h(
+                  "button",
+                  { class: "link", "data-testid": `use-photo-${cat.key}`, onclick: () => useDetectedCount(cat.key) },
+                  "use photo",
+                )
+              : null,
+          )
+        : null;
+    section.append(
+      h(
+        "div",
+        { class: `counter${count ? " some" : ""}${byHand ? " hand" : ""}`, "data-testid": `counter-${cat.key}` },
+        h(
+          "span",
+          { class: "counter-name" },
+          h("span", { class: "dot", style: `background:${cat.colour}` }),
+          h("span", {}, cat.name, note ? h("br") : null, note),
+        ),
+        h(
+          "button",
+          {
+            class: "step",
+            disabled: !editable || count === 0,
+            "aria-label": `One fewer ${cat.name}`,
+            "data-testid": `minus-${cat.key}`,
+            onclick: () => changeCount(cat.key, -1),
+          },
+          "−",
+        ),
+        h("output", { class: "count", "data-testid": `count-${cat.key}`, "aria-live": "polite" }, count),
+        h(
+          "button",
+          {
+            class: "step",
+            disabled: !editable,
+            "aria-label": `One more ${cat.name}`,
+            "data-testid": `plus-${cat.key}`,
+            onclick: () => changeCount(cat.key, 1),
+          },
+          "+",
+        ),
+      ),
+    );
+  }
+  const t = c.tally;
+  const icons = t.maki_1 + 2 * t.maki_2 + 3 * t.maki_3;
+  section.append(h("p", { class: "hint" }, `Maki roll icons: ${icons}. A nigiri on a wasabi counts once, in its “on wasabi” line.`));
+  return section;
+}
+
+function confirmBar(c) {
+  const ok = c.cards === c.hand_size;
+  return h(
+    "div",
+    { class: "confirm-bar" },
+    h(
+      "span",
+      { class: `bar-check ${ok ? "ok" : "bad"}` },
+      `${c.cards}/${c.hand_size} cards`,
+    ),
+    c.status === "confirmed"
+      ? h(
+          "button",
+          { class: "button primary", "data-testid": "done", onclick: () => go({ game: app.game.id, round: c.round }) },
+          "Confirmed ✓ Back to the round",
+        )
+      : h(
+          "button",
+          {
+            class: "button primary",
+            disabled: c.status === "empty",
+            "data-testid": "confirm",
+            onclick: () => confirmTally(),
+          },
+          `Confirm ${c.player}'s cards`,
+        ),
+  );
+}

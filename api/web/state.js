@@ -1,0 +1,85 @@
+// The page's state, one object that every screen reads and writes (app), and the route:
+// the game, round and seat in the address bar.
+
+import { memory } from "./memory.js";
+import { load } from "./loading.js";
+
+export const GAME_ID = /^[A-Za-z0-9_-]{1,32}$/;
+
+export const app = {
+  route: { game: null, round: null, seat: null },
+  api: null,
+  game: null,
+  standings: null,
+  round: null,
+  collection: null,
+  busy: 0,
+  loading: 0, // loads in flight
+  uploading: false,
+  polling: false, // a poll in flight: the next tick skips rather than overlap it
+  drawMode: false,
+  drawing: null,
+  showShare: false,
+  confirmReopen: false,
+  recordProblems: null,
+  notice: null,
+  photoCache: { id: null, svg: null },
+  chosen: new Set(), // the boxes whose sheet is open: marked on the photo
+  renderedData: "",
+  generation: 0, // moves on with every write and load: a poll older than it is stale
+};
+
+export function readRoute() {
+  const query = new URLSearchParams(location.search);
+  const number = (name) => {
+    const value = Number.parseInt(query.get(name) || "", 10);
+    return Number.isFinite(value) && value > 0 ? value : null;
+  };
+  const game = query.get("game");
+  return {
+    game: game && GAME_ID.test(game) ? game : null,
+    round: number("round"),
+    seat: number("seat"),
+  };
+}
+
+export function routeUrl(route) {
+  const query = new URLSearchParams();
+  if (route.game) query.set("game", route.game);
+  if (route.round) query.set("round", String(route.round));
+  if (route.round && route.seat) query.set("seat", String(route.seat));
+  const text = query.toString();
+  return text ? `/?${text}` : "/";
+}
+
+export function go(route, { replace = false } = {}) {
+  history[replace ? "replaceState" : "pushState"]({}, "", routeUrl(route));
+  app.drawMode = false;
+  app.confirmReopen = false;
+  app.recordProblems = null;
+  return load();
+}
+
+// An edit link carries the token in its fragment (never sent to the server): keep it on
+// this phone and take it out of the address bar.
+export function takeTokenFromLink() {
+  const fragment = new URLSearchParams(location.hash.replace(/^#/, ""));
+  const token = fragment.get("edit");
+  const route = readRoute();
+  if (token && route.game) {
+    memory.setToken(route.game, token);
+    history.replaceState({}, "", routeUrl(route));
+  }
+}
+
+export function selectedRound(game = app.game, route = app.route) {
+  if (!game) return null;
+  if (route.round && route.round <= game.rounds) return route.round;
+  const reopened = game.round_states.find((r) => r.status === "reopened");
+  if (reopened) return reopened.number;
+  return game.current_round ?? game.rounds;
+}
+
+export function canEdit() {
+  return Boolean(app.api?.token);
+}

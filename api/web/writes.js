@@ -1,0 +1,201 @@
+// Every change the page sends: one at a time, in order, each with the version the one
+// before it returned; one that fails says why and shows the game as it is now.
+
+import { ApiError } from "./api.js";
+import { h } from "./dom.js";
+import { memory } from "./memory.js";
+import { app, go } from "./state.js";
+import { fetchAll, setOffline } from "./loading.js";
+import { closeSheet, openSheet, toast } from "./sheet.js";
+import { render } from "./game.js";
+
+let queue = Promise.resolve();
+
+// A task run after the writes queued before it, where write's own handling of a failure
+// does not fit (an upload answers its failures itself).
+export function afterWrites(task) {
+  queue = queue.then(task);
+  return queue;
+}
+
+export function setBusy(delta) {
+  app.busy += delta;
+  app.generation += 1;
+  document.getElementById("saving").hidden = app.busy === 0;
+}
+
+// Writes run one at a time, each with the version the previous one returned, so that
+// quick taps on a counter all land.
+function write(action) {
+  setBusy(1);
+  const run = queue.then(async () => {
+    try {
+      await action();
+    } catch (error) {
+      await writeFailed(error);
+    } finally {
+      setBusy(-1);
+    }
+  });
+  queue = run;
+  return run;
+}
+
+export async function writeFailed(error) {
+  if (!(error instanceof ApiError)) {
+    toast(String(error), "error");
+    return;
+  }
+  if (error.offline) {
+    setOffline(true);
+    toast(error.message, "error");
+    return;
+  }
+  if (error.status === 401 || error.status === 403) {
+    toast(
+      "View only: open the edit link from the phone that started the game.",
+      "error",
+    );
+    memory.setToken(app.api.gameId, null);
+    app.api.token = null;
+  } else if (error.stale) {
+    toast("Changed on another phone meanwhile: shown as it is now. Try again if needed.", "error");
+  } else {
+    toast(error.message, "error");
+  }
+  try {
+    await fetchAll();
+  } catch {
+    /* the poll will try again */
+  }
+  render();
+}
+
+// A change to the collection on screen when it was tapped. It runs after the writes
+// queued before it, with the version they left; if the phone has moved on to another
+// screen meanwhile, the change still lands, on the collection it was meant for.
+function collectionWrite(makeRequest) {
+  const { round: number, seat } = app.collection;
+  const shown = () => app.collection?.round === number && app.collection?.seat === seat;
+  return write(async () => {
+    const current = shown() ? app.collection : await app.api.readCollection(number, seat);
+    const result = await makeRequest(app.api, current);
+    if (shown()) {
+      app.collection = result;
+      render();
+    }
+    return result;
+  });
+}
+
+export function correct(correction) {
+  return collectionWrite((api, c) =>
+    api.correct(c.round, c.seat, { ...correction, version: c.version }),
+  );
+}
+
+// +1 / -1 from a counter: the server adds it to the count as it stands, and the audit
+// says "one more", not a bare new total.
+export function changeCount(key, delta) {
+  return correct({ action: "adjust_count", category: key, delta });
+}
+
+export function useDetectedCount(key) {
+  return correct({ action: "set_counts", counts: { [key]: null } });
+}
+
+export function undo() {
+  return collectionWrite((api, c) => api.undo(c.round, c.seat, c.version));
+}
+
+// A hand that is not the hand size is confirmed only once the player says so, in the
+// server's words ("8 of 10 cards found"), read after the writes already queued.
+export function confirmTally() {
+  return queue.then(() => {
+    const c = app.collection;
+    if (!c) return null;
+    if (!c.hand_note) return sendConfirm();
+    openSheet(
+      h("h2", {}, `${c.player}'s cards`),
+      h("p", { "data-testid": "confirm-question" }, `${c.hand_note}: confirm anyway?`),
+      h(
+        "div",
+        { class: "actions" },
+        h(
+          "button",
+          {
+            class: "button primary",
+            "data-testid": "confirm-anyway",
+            onclick: () => {
+              closeSheet();
+              sendConfirm();
+            },
+          },
+          "Confirm anyway",
+        ),
+        h("button", { class: "button", "data-testid": "confirm-cancel", onclick: () => closeSheet() }, "Keep reviewing"),
+      ),
+    );
+    return null;
+  });
+}
+
+function sendConfirm() {
+  const { player: name, round: number, seat } = app.collection;
+  const shown = () => app.collection?.round === number && app.collection?.seat === seat;
+  return write(async () => {
+    const current = shown() ? app.collection : await app.api.readCollection(number, seat);
+    const result = await app.api.confirm(number, seat, current.version);
+    toast(`${name}'s cards are confirmed${result.hand_note ? ` (${result.hand_note})` : ""}.`, "info");
+    if (shown()) {
+      app.collection = result;
+      await go({ game: app.game.id, round: number });
+    }
+  });
+}
+
+// Bring back a reading a newer photo replaced, with its corrections and confirmation.
+export function restoreReading(earlier) {
+  return collectionWrite(async (api, c) => {
+    const result = await api.restore(c.round, c.seat, earlier.photo, c.version);
+    const what = earlier.photo === null ? "The cards counted by hand are" : "The earlier photo is";
+    toast(`${what} back${earlier.status === "confirmed" ? ", confirmed as before" : ""}.`, "info");
+    return result;
+  });
+}
+
+async function roundVersion(number) {
+  if (app.round?.number === number) return app.round.version;
+  return (await app.api.readRound(number)).version;
+}
+
+export function recordRound(acceptProblems) {
+  const number = app.round.number;
+  return write(async () => {
+    try {
+      app.round = await app.api.record(number, await roundVersion(number), acceptProblems);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 422 && error.body?.problems) {
+        app.recordProblems = { message: error.message, problems: error.body.problems };
+        render();
+        return;
+      }
+      throw error;
+    }
+    app.recordProblems = null;
+    const short = app.round.collections.filter((c) => c.hand_note);
+    const named = short.map((c) => `${c.player}: ${c.hand_note}`).join("; ");
+    toast(`Round ${number} is recorded.${named ? ` ${named}.` : ""}`, "info");
+    await go({ game: app.game.id, round: number }, { replace: true });
+  });
+}
+
+export function reopenRound() {
+  const number = app.round.number;
+  return write(async () => {
+    app.round = await app.api.reopen(number, await roundVersion(number));
+    app.confirmReopen = false;
+    toast(`Round ${number} is open for fixing. Record it again when it is right.`, "info");
+    await go({ game: app.game.id, round: number }, { replace: true });
+  });
+}
