@@ -37,9 +37,9 @@ reads vary from 5 to 35 ms on their own):
   sitting, `--repeat 1 --reads 50`: before 121.3 -> 265.0 (networks) -> 337.5 MB,
   +216.2 MB since the start; after 121.3 -> 265.1 -> 328.2 MB, +206.9 MB: the trim gives
   back 9 MB and the bound is still missed by 7 MB. What grows after the networks load is
-  mostly OpenVINO's finder compiled once per input shape (vision.finder, about 21 MB
-  each here: these 4 photos make 4 shapes; up to MAX_COMPILED_SHAPES = 16 are kept), a
-  bounded cache rather than freed memory kept. With MALLOC_ARENA_MAX=2 as well: +197.8 MB
+  mostly OpenVINO's finder compiled once per input shape (about 21 MB each here: these 4
+  photos make 4 shapes), a bounded cache rather than freed memory kept; since, the finder
+  is compiled once for every shape (vision/finder.py). With MALLOC_ARENA_MAX=2 as well: +197.8 MB
   (one run; the networks load 9 MB smaller), not kept: it is the noise's size and makes
   the photo threads share two arenas.
 """

@@ -1,4 +1,4 @@
-"""The card finder's network under OpenVINO, compiled once for each input shape it meets.
+"""The card finder's network under OpenVINO, compiled once for every input shape.
 
 Why OpenVINO and not onnxruntime for this one network: on this machine's CPU (AVX-512)
 the same ONNX file runs about a quarter faster under OpenVINO, compiled for a fixed input
@@ -15,16 +15,16 @@ bf16, and the finder's boxes must equal ultralytics' (tests/vision/test_detector
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-# Photos come in a handful of aspect ratios (4:3, 16:9, square, each way up) and the
-# second look at a small collection in a few more (detector.zoom_region): 13 shapes on
-# 200 held-out photos. Compiling one takes about 0.3 s and holds about 22 MB.
-MAX_COMPILED_SHAPES = 16
+# One compilation of the dynamic-shape network serves every photo's shape. One per shape
+# (what the finder did before) had grown 458 MB against 260 MB after 40 photos of as many
+# shapes, and read a photo no faster: once / per shape 0.66 and 1.29 in two runs on a busy
+# machine (benchmarks/bench_finder_shapes.py).
+CACHED_SHAPES = 16  # the plugin's own cache of what each shape needs
 
 
 class FinderNetwork:
@@ -53,8 +53,9 @@ class FinderNetwork:
             # Threads not tied to cores: in the service they share two cores with the
             # request threads (pinned or not measured the same in bench_detect).
             "ENABLE_CPU_PINNING": False,
+            "CPU_RUNTIME_CACHE_CAPACITY": CACHED_SHAPES,
         }
-        self._compiled: OrderedDict[tuple[int, ...], Any] = OrderedDict()
+        self._request: Any = None  # compiled on first use: loading stays quick
         self._lock = threading.Lock()
         shape = self._model.inputs[0].get_partial_shape()
         self.stride = (
@@ -65,26 +66,11 @@ class FinderNetwork:
 
     def __call__(self, image: np.ndarray) -> np.ndarray:
         with self._lock:
-            request = self._request(tuple(image.shape))
-            return np.array(request.infer({0: image})[0], copy=True)
-
-    def _request(self, shape: tuple[int, ...]) -> Any:
-        """The infer request of the model compiled for images of `shape` (1, H, W, 3),
-        compiled on first use."""
-        request = self._compiled.get(shape)
-        if request is not None:
-            self._compiled.move_to_end(shape)
-            return request
-        batch, height, width, _ = shape
-        model = self._model.clone()
-        if model.inputs[0].get_partial_shape().is_dynamic:
-            model.reshape({0: [batch, 3, height, width]})
-        model = _with_image_input(model)
-        request = self._core.compile_model(model, "CPU", self._config).create_infer_request()
-        self._compiled[shape] = request
-        if len(self._compiled) > MAX_COMPILED_SHAPES:
-            self._compiled.popitem(last=False)
-        return request
+            if self._request is None:
+                model = _with_image_input(self._model.clone())
+                compiled = self._core.compile_model(model, "CPU", self._config)
+                self._request = compiled.create_infer_request()
+            return np.array(self._request.infer({0: image})[0], copy=True)
 
 
 def _with_image_input(model: Any) -> Any:

@@ -1,11 +1,11 @@
-"""The finder under OpenVINO: the network's raw output, per input shape, bounded memory."""
+"""The finder under OpenVINO: the network's raw output for each input shape, from one
+compilation."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from vision import finder
 from vision.classifier import to_input
 from vision.detector import model_info
 from vision.finder import FinderNetwork
@@ -34,18 +34,15 @@ def test_raw_output_equals_onnxruntime_for_each_shape(onnxruntime_finder) -> Non
         np.testing.assert_allclose(ours, theirs, atol=2e-3)
 
 
-def test_compiled_shapes_are_bounded_and_an_evicted_shape_comes_back_the_same(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(finder, "MAX_COMPILED_SHAPES", 2)
+def test_one_compilation_serves_every_shape_and_a_shape_seen_before_reads_the_same() -> None:
     network = FinderNetwork(model_info().detector)
     first = _image(480, 640, 0)
     before = network(first)
+    compiled = network._request
     network(_image(640, 480, 1))
     network(_image(384, 640, 2))
-    assert list(network._compiled) == [(1, 640, 480, 3), (1, 384, 640, 3)]
     np.testing.assert_array_equal(network(first), before)
-    assert len(network._compiled) == 2
+    assert network._request is compiled
 
 
 def test_output_is_not_overwritten_by_the_next_call() -> None:
