@@ -255,3 +255,18 @@ class Table:
 @pytest.fixture
 def table(client: TestClient) -> Table:
     return Table(client, {"players": ["Ana", "Ben", "Cy"]})
+
+
+# Two stacks on one photo, each a nigiri lying on its wasabi shifted down a fifth of a
+# card, so that the wasabi shows as a strip above it: one as the detector reads most (a
+# wasabi box and a salmon box, paired by the reading), one a box labelled as the whole
+# stack (a reviewer's or the stack check's, unsure: the reading warns) with its strip,
+# which the tally leaves out. And two plain tempura, away from both.
+TWO_STACKS = [
+    {"label": "wasabi", "confidence": 0.9, "box": [100, 100, 260, 150]},
+    {"label": "salmon", "confidence": 0.9, "box": [100, 150, 260, 387]},
+    {"label": "wasabi", "confidence": 0.9, "box": [400, 100, 560, 150]},
+    {"label": "squid_on_wasabi", "confidence": 0.4, "box": [400, 150, 560, 387]},
+    {"label": "tempura", "confidence": 0.9, "box": [100, 420, 260, 580]},
+    {"label": "tempura", "confidence": 0.9, "box": [400, 420, 560, 580]},
+]

@@ -7,20 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.api.conftest import FakeDetector, Table, make_photo
+from tests.api.conftest import TWO_STACKS, FakeDetector, Table, make_photo
 
 SIZE = (1000, 750)
-# Two stacks and two plain cards: a wasabi strip above a salmon (the geometry makes the
-# stack), a strip above a box the stack check labelled squid_on_wasabi (the strip is part
-# of that box), and two tempura away from both.
-BOXES = [
-    {"label": "wasabi", "confidence": 0.9, "box": [100, 100, 260, 150]},
-    {"label": "salmon", "confidence": 0.9, "box": [100, 150, 260, 387]},
-    {"label": "wasabi", "confidence": 0.9, "box": [400, 100, 560, 150]},
-    {"label": "squid_on_wasabi", "confidence": 0.4, "box": [400, 150, 560, 387]},
-    {"label": "tempura", "confidence": 0.9, "box": [100, 420, 260, 580]},
-    {"label": "tempura", "confidence": 0.9, "box": [400, 420, 560, 580]},
-]
+BOXES = TWO_STACKS
 
 
 def partners(draft: dict[str, Any]) -> dict[int, int | None]:

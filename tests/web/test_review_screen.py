@@ -18,6 +18,7 @@ import httpx
 import pytest
 from PIL import Image
 
+from tests.api.conftest import TWO_STACKS
 from tests.web.conftest import TIMEOUT_MS, Server
 
 pytestmark = pytest.mark.browser
@@ -275,19 +276,7 @@ def test_the_page_says_why_the_server_refused_a_photo(server: Server, phone: Any
 # --- stacks ------------------------------------------------------------------------------
 
 STACK_PHOTO = (800, 600)
-# Two stacks on one photo, each a nigiri lying on its wasabi shifted down a fifth of a
-# card, so that the wasabi shows as a strip above it: one as the detector reads most (a
-# wasabi box and a salmon box, paired by the reading), one a box labelled as the whole
-# stack (a reviewer's or the stack check's) with its strip, which the tally leaves out.
-# And two plain tempura. The squid stack is unsure: the reading warns, naming its label.
-STACK_BOXES = [
-    {"label": "wasabi", "confidence": 0.9, "box": [100, 100, 260, 150]},
-    {"label": "salmon", "confidence": 0.9, "box": [100, 150, 260, 387]},
-    {"label": "wasabi", "confidence": 0.9, "box": [400, 100, 560, 150]},
-    {"label": "squid_on_wasabi", "confidence": 0.4, "box": [400, 150, 560, 387]},
-    {"label": "tempura", "confidence": 0.9, "box": [100, 420, 260, 580]},
-    {"label": "tempura", "confidence": 0.9, "box": [400, 420, 560, 580]},
-]
+STACK_BOXES = TWO_STACKS  # tests/api/conftest.py
 
 PAGE_WORDS = """() => [
   document.querySelector("#app").innerText,
