@@ -20,6 +20,14 @@ from api.errors import (
 )
 from api.games import ROUND_RECORDED, advance, check_version, get_round, require_open_round
 from api.models import Collection, Game, Photo, Player, ReviewEvent, Round
+from api.schemas import (
+    AddDetection,
+    AdjustCount,
+    CorrectionCreate,
+    DeleteDetection,
+    RelabelDetection,
+    SetCounts,
+)
 from api.storage import PhotoStore, media_type, sha256_hex
 from scoring import (
     Tally,
@@ -191,67 +199,72 @@ def correct(
     number: int,
     seat: int,
     *,
-    version: int,
-    correction: dict[str, Any],
+    correction: CorrectionCreate,
     author: str | None,
 ) -> CollectionView:
     """Apply one correction (relabel, delete, add, set_counts, adjust_count) as a new
-    event."""
+    event, at the collection's `correction.version`."""
     _, view = open_collection(session, game, number, seat)
-    check_version("collection", view.collection.version, version)
-    action = correction["action"]
-    state = view.state
-    payload: dict[str, Any]
-    if action in (review.RELABEL, review.DELETE):
-        ident = int(correction["detection"])
-        box = state.boxes.get(ident)
-        if box is None:
-            known = ", ".join(str(i) for i in state.boxes) or "none"
-            raise Unprocessable(
-                f"no detection {ident} in this collection's review (its detections: {known})"
-            )
-        if action == review.RELABEL:
-            payload = {"detection": ident, "label": correction["label"], "previous": box.label}
-        else:
-            payload = {"detection": ident, "previous": box.record()}
-    elif action == review.ADD:
-        photo = view.photo
-        if photo is None:
-            raise Conflict(
-                "there is no photo to add a box to: upload one, or set the counts instead"
-            )
-        x1, y1, x2, y2 = (float(v) for v in correction["box"])
-        if not (0 <= x1 < x2 <= photo.width and 0 <= y1 < y2 <= photo.height):
-            raise Unprocessable(
-                f"box {[x1, y1, x2, y2]} is not inside the {photo.width}x{photo.height} photo "
-                f"with x1 < x2 and y1 < y2"
-            )
-        payload = {
-            "detection": state.next_id,
-            "label": correction["label"],
-            "box": [x1, y1, x2, y2],
-        }
-    elif action == review.SET_COUNTS:
-        counts = dict(correction["counts"])
-        if not counts:
-            raise Unprocessable("set at least one category's count")
-        for key, value in counts.items():
-            if value is not None:
-                _check_possible_count(game, key, value)
-        payload = {"counts": counts}
-    elif action == review.ADJUST_COUNT:
-        category, delta = str(correction["category"]), int(correction["delta"])
-        current = view.assessment.tally.to_dict()[category]
-        if current + delta < 0:
-            raise Unprocessable(
-                f"{category} is {current}: it cannot go down by {-delta}", category=category
-            )
-        _check_possible_count(game, category, current + delta)
-        payload = {"category": category, "delta": delta, "from": current, "to": current + delta}
-    else:  # pragma: no cover - the request model admits no other action
-        raise Unprocessable(f"unknown correction {action!r}")
-    _append(session, view.collection, version=version, kind=action, payload=payload, author=author)
+    check_version("collection", view.collection.version, correction.version)
+    payload = _payload(game, view, correction)
+    _append(
+        session,
+        view.collection,
+        version=correction.version,
+        kind=correction.action,
+        payload=payload,
+        author=author,
+    )
     return view_collection(game, view.collection)
+
+
+def _payload(game: Game, view: CollectionView, correction: CorrectionCreate) -> dict[str, Any]:
+    """The event's payload of a correction, checked against the review as it stands."""
+    state = view.state
+    match correction:
+        case RelabelDetection(detection=ident, label=label):
+            box = _box(state, ident)
+            return {"detection": ident, "label": label, "previous": box.label}
+        case DeleteDetection(detection=ident):
+            return {"detection": ident, "previous": _box(state, ident).record()}
+        case AddDetection(box=(x1, y1, x2, y2), label=label):
+            photo = view.photo
+            if photo is None:
+                raise Conflict(
+                    "there is no photo to add a box to: upload one, or set the counts instead"
+                )
+            if not (0 <= x1 < x2 <= photo.width and 0 <= y1 < y2 <= photo.height):
+                raise Unprocessable(
+                    f"box {[x1, y1, x2, y2]} is not inside the {photo.width}x{photo.height} "
+                    "photo with x1 < x2 and y1 < y2"
+                )
+            return {"detection": state.next_id, "label": label, "box": [x1, y1, x2, y2]}
+        case SetCounts(counts=counts):
+            if not counts:
+                raise Unprocessable("set at least one category's count")
+            for key, value in counts.items():
+                if value is not None:
+                    _check_possible_count(game, key, value)
+            return {"counts": dict(counts)}
+        case AdjustCount(category=category, delta=delta):
+            current = view.assessment.tally.to_dict()[category]
+            if current + delta < 0:
+                raise Unprocessable(
+                    f"{category} is {current}: it cannot go down by {-delta}", category=category
+                )
+            _check_possible_count(game, category, current + delta)
+            return {"category": category, "delta": delta, "from": current, "to": current + delta}
+    raise AssertionError(f"no correction {correction!r}")  # the union admits no other
+
+
+def _box(state: review.ReviewState, ident: int) -> review.Box:
+    box = state.boxes.get(ident)
+    if box is None:
+        known = ", ".join(str(i) for i in state.boxes) or "none"
+        raise Unprocessable(
+            f"no detection {ident} in this collection's review (its detections: {known})"
+        )
+    return box
 
 
 def _check_possible_count(game: Game, category: str, value: int) -> None:

@@ -155,8 +155,7 @@ def add_correction(
         game,
         number,
         seat,
-        version=body.version,
-        correction=body.model_dump(exclude={"version", "author"}),
+        correction=body,
         author=body.author,
     )
     return public.collection_public(view)
