@@ -39,13 +39,13 @@ reads vary from 5 to 35 ms on their own):
   back 9 MB and the bound is still missed by 7 MB. What grows after the networks load is
   mostly OpenVINO's finder compiled once per input shape (about 21 MB each here: these 4
   photos make 4 shapes), a bounded cache rather than freed memory kept; since, the finder
-  is compiled once for every shape (vision/finder.py).
+  is compiled once for every shape (vision/finder.py). With MALLOC_ARENA_MAX=2 as well:
+  +197.8 MB (one run; the networks load 9 MB smaller), not kept: it is the noise's size
+  and makes the photo threads share two arenas.
 - with the finder compiled once (twenty-second session, `--repeat 1 --reads 50`, one run):
   132.2 MB at start, 275.4 MB with the networks loaded, 296.6 MB 2 s after the hostile
   requests and 101 uploads: +164.4 MB since the start (bound 200 MB: met), +21.2 MB since
-  the networks loaded; worst concurrent read 0.31x the slowest idle one. With MALLOC_ARENA_MAX=2 as well: +197.8 MB
-  (one run; the networks load 9 MB smaller), not kept: it is the noise's size and makes
-  the photo threads share two arenas.
+  the networks loaded; worst concurrent read 0.31x the slowest idle one.
 """
 
 from __future__ import annotations
