@@ -479,21 +479,27 @@ function openBoxSheet(box, stack = null) {
 }
 
 // The box being changed stays in view above the sheet, marked, so that one sees which
-// box the finger hit: the page scrolls it to just under the top bar, and the sheet
-// takes the height below it (never less than half the screen; it scrolls inside).
+// box the finger hit.
 function markChosen(boxes) {
   const svg = app.photoCache.svg;
-  const nodes = boxes.map((b) => svg?.querySelector(`g.box[data-box-id="${b.id}"]`)).filter(Boolean);
   app.chosen = new Set(boxes.map((b) => b.id));
-  if (svg?.zoom) {
-    const [x1, y1, x2, y2] = collectionRegion(boxes);
-    svg.zoom.reveal([x1, y1, x2, y2]);
-  }
   for (const node of svg?.querySelectorAll("g.box") || []) {
     node.classList.toggle("chosen", app.chosen.has(Number(node.dataset.boxId)));
   }
-  if (!nodes.length || !svg.isConnected) return null;
-  const frames = nodes.map((n) => n.querySelector("rect.frame"));
+  const frames = boxes
+    .map((b) => svg?.querySelector(`g.box[data-box-id="${b.id}"] rect.frame`))
+    .filter(Boolean);
+  return keepInView(frames, collectionRegion(boxes));
+}
+
+// A region of the photo (the boxes being changed, a box just drawn) in view above a
+// sheet: the zoom shows it, the page scrolls it to just under the top bar, and the
+// sheet takes the height below it (never less than half the screen; it scrolls inside).
+// Gives the sheet's height (openSheet's `room`), or null where there is no photo.
+function keepInView(frames, region) {
+  const svg = app.photoCache.svg;
+  if (svg?.zoom && region) svg.zoom.reveal(region);
+  if (!frames.length || !svg?.isConnected) return null;
   const top = Math.min(...frames.map((f) => f.getBoundingClientRect().top));
   const bar = document.querySelector(".topbar").getBoundingClientRect().bottom;
   window.scrollBy({ top: top - bar - 12, behavior: "instant" });
@@ -545,6 +551,9 @@ function endDrawing(event, svg) {
     return;
   }
   const rounded = box.map((v) => Math.round(v * 10) / 10);
+  // As a box being changed: the drawn box stays in view above the sheet, marked.
+  app.drawing.rect.classList.add("chosen");
+  const room = keepInView([app.drawing.rect], box);
   openSheet(
     h("h2", {}, "What card is this?"),
     labelGrid(null, (label) => {
@@ -555,6 +564,7 @@ function endDrawing(event, svg) {
       correct({ action: "add", box: rounded, label });
     }),
     h("div", { class: "actions" }, h("button", { class: "button", onclick: () => closeSheet() }, "Cancel")),
+    { room },
   );
 }
 

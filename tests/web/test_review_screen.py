@@ -525,6 +525,62 @@ def test_the_box_being_changed_stays_in_view_and_marked(server: Server, phone: A
     assert frame["y"] >= 0 and frame["y"] + frame["height"] <= 800, frame
 
 
+# Where a point of the photo lies on the screen, the photo scrolled to the screen's middle.
+ON_SCREEN = """([x, y]) => {
+  const svg = document.querySelector('[data-testid="photo"]');
+  svg.scrollIntoView({ block: "center" });
+  const p = svg.createSVGPoint();
+  p.x = x; p.y = y;
+  const q = p.matrixTransform(svg.getScreenCTM());
+  return { x: q.x, y: q.y };
+}"""
+
+
+def drag(page: Any, start: dict[str, float], end: dict[str, float]) -> None:
+    """One finger across the screen from start to end, in small steps."""
+    cdp = page.context.new_cdp_session(page)
+    steps = [
+        (start["x"] + (end["x"] - start["x"]) * k / 6, start["y"] + (end["y"] - start["y"]) * k / 6)
+        for k in range(7)
+    ]
+    for kind, (x, y) in zip(["touchStart"] + ["touchMove"] * 6, steps, strict=True):
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [{"x": x, "y": y}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+def test_a_box_being_drawn_stays_in_view_and_marked(server: Server, phone: Any) -> None:
+    """The sheet asking what a drawn box is leaves the box in view above it, marked, as
+    the sheet for changing a box does."""
+    page = phone
+    open_review(server, page, COLUMN_BOXES, COLUMN_PHOTO)
+    page.get_by_test_id("add-box").tap()
+    # A bare stretch of the photo, left of the column, above the row of whole cards.
+    start, end = (page.evaluate(ON_SCREEN, c) for c in ([130, 140], [380, 380]))
+    drag(page, start, end)
+    page.get_by_role("heading", name="What card is this?").wait_for()
+    shot(page, "drawn-box-sheet.png")
+    drawn = page.locator("g.drawing rect.new-box")
+    assert drawn.count() == 1
+    assert "chosen" in (drawn.get_attribute("class") or "").split()
+    stroke = drawn.evaluate("(r) => getComputedStyle(r).stroke")
+    assert stroke == "rgb(255, 255, 255)", stroke
+    frame = drawn.bounding_box()
+    sheet = page.get_by_test_id("sheet").bounding_box()
+    bar = page.locator(".topbar").bounding_box()
+    width = page.viewport_size["width"]
+    assert frame["width"] > 50 and frame["height"] > 50, frame
+    assert frame["x"] >= 0 and frame["x"] + frame["width"] <= width, frame
+    assert frame["y"] >= bar["y"] + bar["height"], (frame, bar)
+    assert frame["y"] + frame["height"] <= sheet["y"], (frame, sheet)
+    assert sheet["y"] + sheet["height"] <= HEIGHT + 1, sheet
+    # Naming it adds it; the mark goes with the sheet.
+    page.wait_for_timeout(400)  # a tap just after a finger's lift joins its gesture
+    page.locator('#sheet [data-label="tempura"]').tap()
+    page.wait_for_function("() => document.querySelectorAll('g.box.reviewer').length === 1")
+    assert page.locator("g.drawing rect").count() == 0
+    assert page.locator(".chosen").count() == 0
+
+
 # --- zoom --------------------------------------------------------------------------------
 
 # A collection in the middle of a table photo: its cards fill a fifth of its width.
