@@ -40,7 +40,7 @@ function gameHeader() {
       "button",
       {
         class: "button",
-        "aria-expanded": String(app.showShare),
+        "aria-expanded": String(Boolean(app.showShare)),
         "data-testid": "share",
         onclick: () => {
           app.showShare = !app.showShare;
@@ -128,6 +128,10 @@ function roundTabs(selected) {
 function gameScreen() {
   const game = app.game;
   const round = app.round;
+  // A new game opens with its share panel open; once the game has started it folds
+  // behind the Share button, so that the players' camera buttons are on the first
+  // screen of a phone passed around the table (one tap opens it again).
+  if (app.showShare === "new game" && started(game, round)) app.showShare = false;
   const parts = [gameHeader()];
   if (app.showShare) parts.push(sharePanel());
   parts.push(roundTabs(round.number));
@@ -135,6 +139,14 @@ function gameScreen() {
   if (finished) parts.push(standingsPanel(), roundPanel(round));
   else parts.push(roundPanel(round), standingsPanel());
   return parts;
+}
+
+// A photo taken or a count entered in the round shown, or a round past its start.
+function started(game, round) {
+  return (
+    game.round_states.some((r) => r.status !== "open") ||
+    round.collections.some((c) => c.status !== "empty")
+  );
 }
 
 function statusText(summary, hand) {

@@ -86,7 +86,7 @@ export function renderHome(message) {
       const game = await Api.createGame({ players, rounds: Number(rounds.value), title });
       memory.setToken(game.id, game.edit_token);
       memory.remember(game);
-      app.showShare = true;
+      app.showShare = "new game"; // open until the game has started
       await go({ game: game.id });
     } catch (failure) {
       error.textContent = failure.message;

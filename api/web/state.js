@@ -19,7 +19,7 @@ export const app = {
   polling: false, // a poll in flight: the next tick skips rather than overlap it
   drawMode: false,
   drawing: null,
-  showShare: false,
+  showShare: false, // true, false, or "new game": open until the game has started
   confirmReopen: false,
   recordProblems: null,
   notice: null,

@@ -690,6 +690,79 @@ def test_the_photo_opens_on_the_cards_and_zooms(server: Server, phone: Any) -> N
     assert page.evaluate(VIEW)[2] == pytest.approx(width * 40 / 80, rel=0.05)
 
 
+# --- the share panel -----------------------------------------------------------------------
+
+# Where a control lies with the page at its top: on the first screen, or below it.
+FIRST_SCREEN = """(el) => {
+  const r = el.getBoundingClientRect();
+  return { top: r.top + scrollY, bottom: r.bottom + scrollY, width: r.width, height: r.height,
+           screen: innerHeight };
+}"""
+
+
+def take_photo_button(page: Any, seat: int) -> Any:
+    """The *Take photo* button (a label around the hidden camera input)."""
+    return page.get_by_test_id(f"camera-{seat}").locator("xpath=..")
+
+
+def on_first_screen(page: Any, seat: int) -> bool:
+    where = take_photo_button(page, seat).evaluate(FIRST_SCREEN)
+    return where["height"] > 0 and where["top"] >= 0 and where["bottom"] <= where["screen"]
+
+
+def test_the_share_panel_leaves_the_camera_buttons_on_the_first_screen(
+    server: Server, phone: Any
+) -> None:
+    """A new game opens with its share panel; once a photo is in it folds behind the
+    Share button, the players' *Take photo* buttons on the first screen (at 390 x 844)."""
+    page = phone
+    # As on a phone: the browser can send a link (one more button in the panel).
+    page.add_init_script("navigator.share = () => Promise.resolve();")
+    page.goto(server.url + "/")
+    for seat, name in enumerate(["Ana", "Ben", "Cy"], start=1):
+        if seat == 3:
+            page.get_by_text("+ Add a player").tap()
+        page.get_by_test_id(f"player-name-{seat}").fill(name)
+    page.get_by_test_id("start-game").tap()
+    share = page.get_by_test_id("share-panel")
+    share.wait_for()
+    assert page.get_by_test_id("share").get_attribute("aria-expanded") == "true"
+    assert "#edit=" in page.get_by_test_id("edit-link").input_value()
+    idle(page)
+
+    # Ana's photo: the game has started.
+    server.detector.register(COLUMN_PHOTO, COLUMN_BOXES)
+    page.get_by_test_id("camera-1").set_input_files(
+        {"name": "cards.jpg", "mimeType": "image/jpeg", "buffer": jpeg(COLUMN_PHOTO)}
+    )
+    page.get_by_test_id("hand-check").wait_for()
+    idle(page)
+    page.get_by_test_id("back").tap()
+    page.get_by_test_id("round-panel").wait_for()
+    idle(page)
+    shot(page, "round-after-first-photo.png")
+    assert share.count() == 0
+    assert page.get_by_test_id("share").get_attribute("aria-expanded") == "false"
+    if page.viewport_size["width"] == WIDTHS[0]:
+        assert on_first_screen(page, 1), take_photo_button(page, 1).evaluate(FIRST_SCREEN)
+        assert on_first_screen(page, 2), take_photo_button(page, 2).evaluate(FIRST_SCREEN)
+
+    # One tap opens it again, links and all; another folds it.
+    page.get_by_test_id("share").tap()
+    share.wait_for()
+    assert page.get_by_test_id("share").get_attribute("aria-expanded") == "true"
+    assert "#edit=" in page.get_by_test_id("edit-link").input_value()
+    assert "#edit" not in page.get_by_test_id("view-link").input_value()
+    page.get_by_test_id("share").tap()
+    page.wait_for_function("() => !document.querySelector('[data-testid=share-panel]')")
+    # Opened by hand, it stays open from round to round.
+    page.get_by_test_id("share").tap()
+    share.wait_for()
+    page.get_by_test_id("round-tab-2").tap()
+    page.get_by_test_id("round-tab-1").tap()
+    share.wait_for()
+
+
 # --- the games on this phone ---------------------------------------------------------------
 
 
