@@ -94,7 +94,7 @@ function askReplace(number, seat, name, file, stake) {
     h(
       "p",
       { "data-testid": "replace-question" },
-      `Replace your ${stake.confirmed ? "confirmed" : "corrected"} cards? ${kept}`,
+      `Replace ${name}'s ${stake.confirmed ? "confirmed" : "corrected"} cards? ${kept}`,
     ),
     h(
       "div",

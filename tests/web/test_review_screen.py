@@ -153,6 +153,44 @@ def test_notifications_after_recording_cover_no_control_and_go(server: Server, p
     toast.wait_for(state="detached", timeout=6_000)
 
 
+# --- a new photo over cards a person has checked ------------------------------------------
+
+
+def test_the_replace_question_names_the_player(server: Server, phone: Any) -> None:
+    """One phone goes round the table: the question before a new photo replaces checked
+    cards names whose cards they are, not "your"."""
+    page = phone
+    game = new_game(server, ["Ana", "Ben"])
+    confirm_counts(server, game, 2, {"tempura": 2, "sashimi": 3})  # Ben's, by hand
+    server.detector.register(COLUMN_PHOTO, COLUMN_BOXES)
+    photo = {"name": "cards.jpg", "mimeType": "image/jpeg", "buffer": jpeg(COLUMN_PHOTO)}
+    page.goto(edit_url(server, game))
+    page.get_by_test_id("round-panel").wait_for()
+    idle(page)
+    question = page.get_by_test_id("replace-question")
+    page.get_by_test_id("camera-2").set_input_files(photo)
+    question.wait_for()
+    assert question.inner_text() == (
+        "Replace Ben's confirmed cards? The cards counted by hand are kept and can be restored."
+    )
+    page.get_by_test_id("replace-no").tap()
+    page.wait_for_function("() => !document.querySelector('#sheet').open")
+
+    # Ana's photo, one card added by hand: a new photo would replace her corrected cards.
+    page.get_by_test_id("camera-1").set_input_files(photo)
+    page.get_by_test_id("hand-check").wait_for()
+    idle(page)
+    page.get_by_test_id("plus-tempura").tap()
+    idle(page)
+    page.get_by_test_id("camera-1").set_input_files(photo)
+    question.wait_for()
+    assert question.inner_text() == (
+        "Replace Ana's corrected cards? The earlier photo is kept and can be restored."
+    )
+    shot(page, "replace-question.png")
+    page.get_by_test_id("replace-no").tap()
+
+
 # --- uploads that fail -----------------------------------------------------------------
 
 

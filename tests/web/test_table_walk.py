@@ -541,7 +541,7 @@ def test_a_three_player_round_at_the_table(
     question = page.get_by_test_id("replace-question")
     question.wait_for()
     assert question.inner_text() == (
-        "Replace your confirmed cards? The earlier photo is kept and can be restored."
+        "Replace Cy's confirmed cards? The earlier photo is kept and can be restored."
     )
     shot(page, "walk-replace.png")
     taps.tap("replace-yes")
