@@ -42,10 +42,12 @@ reads vary from 5 to 35 ms on their own):
   is compiled once for every shape (vision/finder.py). With MALLOC_ARENA_MAX=2 as well:
   +197.8 MB (one run; the networks load 9 MB smaller), not kept: it is the noise's size
   and makes the photo threads share two arenas.
-- with the finder compiled once (twenty-second session, `--repeat 1 --reads 50`, one run):
-  132.2 MB at start, 275.4 MB with the networks loaded, 296.6 MB 2 s after the hostile
-  requests and 101 uploads: +164.4 MB since the start (bound 200 MB: met), +21.2 MB since
-  the networks loaded; worst concurrent read 0.31x the slowest idle one.
+- twenty-second session, `--repeat 1 --reads 50`, one run each: with the finder compiled
+  once for every shape, 132.2 MB at start, 275.4 MB with the networks loaded, 296.6 MB
+  2 s after the hostile requests and 101 uploads: +164.4 MB since the start; as shipped
+  (compiled for the first two shapes, once for the rest: vision/finder.py), 131.5 ->
+  274.8 -> 327.3 MB, +195.8 MB since the start (bound 200 MB: met), +52.5 MB since the
+  networks loaded; worst concurrent read 1.5x the slowest idle one.
 """
 
 from __future__ import annotations

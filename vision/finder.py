@@ -1,4 +1,5 @@
-"""The card finder's network under OpenVINO, compiled once for every input shape.
+"""The card finder's network under OpenVINO: compiled for the shapes a table sends most, and
+once for every other shape.
 
 Why OpenVINO and not onnxruntime for this one network: on this machine's CPU (AVX-512)
 the same ONNX file runs about a quarter faster under OpenVINO, compiled for a fixed input
@@ -20,11 +21,16 @@ from typing import Any
 
 import numpy as np
 
-# One compilation of the dynamic-shape network serves every photo's shape. One per shape
-# (what the finder did before) had grown 458 MB against 260 MB after 40 photos of as many
-# shapes, and read a photo no faster: once / per shape 0.66 and 1.29 in two runs on a busy
-# machine (benchmarks/bench_finder_shapes.py).
-CACHED_SHAPES = 16  # the plugin's own cache of what each shape needs
+# The first FIXED_SHAPES input shapes a process meets (a table's phones send one or two:
+# the photo upright or on its side) get the network compiled for that shape; every other
+# shape (second looks, tiles, turns) one compilation of the dynamic-shape network, which
+# reads 1.2x slower but holds no 21 MB per shape: after 40 photos of as many shapes one
+# compilation per shape had grown 457 MB, dynamic alone 256 MB (bench_finder_shapes). On
+# 12 MP photos (bench_detect) the fast path ran 1.33x `predict` this way, 1.27x dynamic
+# alone, 1.51x per shape; the service's memory after bench_hostile's requests and 101
+# uploads grew 195.8 MB from its start this way, 164.4 dynamic alone, 206.9 per shape.
+FIXED_SHAPES = 2
+CACHED_SHAPES = 16  # the plugin's own cache of what each dynamic shape needs
 
 
 class FinderNetwork:
@@ -55,7 +61,9 @@ class FinderNetwork:
             "ENABLE_CPU_PINNING": False,
             "CPU_RUNTIME_CACHE_CAPACITY": CACHED_SHAPES,
         }
-        self._request: Any = None  # compiled on first use: loading stays quick
+        # Compiled on first use, so that loading stays quick.
+        self._fixed: dict[tuple[int, ...], Any] = {}
+        self._dynamic: Any = None
         self._lock = threading.Lock()
         shape = self._model.inputs[0].get_partial_shape()
         self.stride = (
@@ -66,11 +74,28 @@ class FinderNetwork:
 
     def __call__(self, image: np.ndarray) -> np.ndarray:
         with self._lock:
-            if self._request is None:
-                model = _with_image_input(self._model.clone())
-                compiled = self._core.compile_model(model, "CPU", self._config)
-                self._request = compiled.create_infer_request()
-            return np.array(self._request.infer({0: image})[0], copy=True)
+            request = self._request(tuple(image.shape))
+            return np.array(request.infer({0: image})[0], copy=True)
+
+    def _request(self, shape: tuple[int, ...]) -> Any:
+        request = self._fixed.get(shape)
+        if request is not None:
+            return request
+        dynamic = self._model.inputs[0].get_partial_shape().is_dynamic
+        if dynamic and len(self._fixed) >= FIXED_SHAPES:
+            if self._dynamic is None:
+                self._dynamic = self._compiled(self._model.clone())
+            return self._dynamic
+        model = self._model.clone()
+        if dynamic:
+            batch, height, width, _ = shape
+            model.reshape({0: [batch, 3, height, width]})
+        request = self._fixed[shape] = self._compiled(model)
+        return request
+
+    def _compiled(self, model: Any) -> Any:
+        compiled = self._core.compile_model(_with_image_input(model), "CPU", self._config)
+        return compiled.create_infer_request()
 
 
 def _with_image_input(model: Any) -> Any:

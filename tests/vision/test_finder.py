@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from vision import finder
 from vision.classifier import to_input
 from vision.detector import model_info
 from vision.finder import FinderNetwork
@@ -34,15 +35,17 @@ def test_raw_output_equals_onnxruntime_for_each_shape(onnxruntime_finder) -> Non
         np.testing.assert_allclose(ours, theirs, atol=2e-3)
 
 
-def test_one_compilation_serves_every_shape_and_a_shape_seen_before_reads_the_same() -> None:
+def test_the_first_shapes_are_compiled_for_and_every_other_shape_shares_one(
+    onnxruntime_finder,
+) -> None:
     network = FinderNetwork(model_info().detector)
-    first = _image(480, 640, 0)
-    before = network(first)
-    compiled = network._request
-    network(_image(640, 480, 1))
-    network(_image(384, 640, 2))
-    np.testing.assert_array_equal(network(first), before)
-    assert network._request is compiled
+    shapes = [(480, 640), (640, 480), (384, 640), (320, 416), (480, 640)]
+    outputs = [network(_image(h, w, seed)) for seed, (h, w) in enumerate(shapes)]
+    assert list(network._fixed) == [(1, 480, 640, 3), (1, 640, 480, 3)][:finder.FIXED_SHAPES]
+    assert network._dynamic is not None  # the third and fourth shapes ran on it
+    for seed, ((h, w), ours) in enumerate(zip(shapes, outputs, strict=True)):
+        np.testing.assert_allclose(ours, onnxruntime_finder(_image(h, w, seed)), atol=2e-3)
+    np.testing.assert_array_equal(outputs[4], network(_image(480, 640, 4)))
 
 
 def test_output_is_not_overwritten_by_the_next_call() -> None:
