@@ -60,6 +60,9 @@ export function toast(message, kind = "info") {
     { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status" },
     h("span", { class: "toast-text" }, inWords(message)),
   );
+  // In the top bar beside the home link, never over it (nor over anything below the bar).
+  const home = document.querySelector(".topbar .brand");
+  box.style.left = home ? `${Math.ceil(home.getBoundingClientRect().right) + 8}px` : "0";
   box.replaceChildren(item);
   setTimeout(() => item.remove(), TOAST_MS[kind] ?? TOAST_MS.info);
 }

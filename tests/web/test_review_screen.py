@@ -43,7 +43,7 @@ def shot(page: Any, name: str) -> None:
 COVERED_CONTROLS = """() => {
   const toasts = [...document.querySelectorAll(".toast")].map((t) => t.getBoundingClientRect());
   const out = [];
-  const controls = "#app button, #app a, #app input, #app label.button";
+  const controls = "#app button, #app a, #app input, #app label.button, .topbar a";
   for (const el of document.querySelectorAll(controls)) {
     const r = el.getBoundingClientRect();
     if (!r.width || !r.height || el.offsetParent === null) continue;
