@@ -547,7 +547,8 @@ def run(
         checks += [f"the server logged: {line}" for line in failed[:5]]
     if pid:
         memory_end = bench_hostile.resident_mb(pid)
-        print(f"server memory: {memory_start} MB with the networks loaded, {memory_end} MB after")
+        print(f"server memory (resident, private MB): {memory_start} with the networks "
+              f"loaded, {memory_end} after")  # fmt: skip
     for check in checks:
         print(f"FAIL {check}")
     passed = failures == 0 and not checks
