@@ -129,3 +129,22 @@ def browser() -> Iterator[Any]:
             yield browser
         finally:
             browser.close()
+
+
+def touch_phone(browser: Any, width: int, height: int) -> Iterator[Any]:
+    """A page in a touch phone's browser of `width` x `height` CSS px, failing the test on
+    any script error (of this page or one it opens). For a fixture to yield from."""
+    context = browser.new_context(
+        viewport={"width": width, "height": height},
+        device_scale_factor=2,
+        has_touch=True,
+        is_mobile=True,
+    )
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    context.on("page", lambda p: p.on("pageerror", lambda e: errors.append(str(e))))
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert not errors, errors

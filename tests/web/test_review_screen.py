@@ -19,7 +19,7 @@ import pytest
 from PIL import Image
 
 from tests.api.conftest import TWO_STACKS
-from tests.web.conftest import TIMEOUT_MS, Server
+from tests.web.conftest import TIMEOUT_MS, Server, touch_phone
 
 pytestmark = pytest.mark.browser
 
@@ -68,19 +68,7 @@ CENTRE_HITS = """(testid) => {
 @pytest.fixture(params=WIDTHS, ids=lambda w: f"{w}px")
 def phone(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
     """A page in a touch phone's browser, failing the test on any script error."""
-    context = browser.new_context(
-        viewport={"width": request.param, "height": HEIGHT},
-        device_scale_factor=2,
-        has_touch=True,
-        is_mobile=True,
-    )
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert not errors, errors
+    yield from touch_phone(browser, request.param, HEIGHT)
 
 
 def new_game(server: Server, players: list[str]) -> dict[str, Any]:

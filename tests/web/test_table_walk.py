@@ -39,7 +39,7 @@ from api.settings import Settings
 from datasets.faces import FacePool
 from datasets.scene import Scene, SceneCard, make_scene
 from scoring import Tally, check_game, score_round
-from tests.web.conftest import TIMEOUT_MS
+from tests.web.conftest import TIMEOUT_MS, touch_phone
 
 pytestmark = pytest.mark.browser
 
@@ -241,20 +241,7 @@ def with_a_card_painted_out(scene: Scene) -> Photo | None:
 @pytest.fixture
 def phone(browser: Any) -> Iterator[Any]:
     """A touch phone's browser at 390 x 844, failing the test on any script error."""
-    context = browser.new_context(
-        viewport={"width": WIDTH, "height": HEIGHT},
-        device_scale_factor=2,
-        has_touch=True,
-        is_mobile=True,
-    )
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    context.on("page", lambda p: p.on("pageerror", lambda e: errors.append(str(e))))
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert not errors, errors
+    yield from touch_phone(browser, WIDTH, HEIGHT)
 
 
 def idle(page: Any) -> None:
