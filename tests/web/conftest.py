@@ -148,3 +148,29 @@ def touch_phone(browser: Any, width: int, height: int) -> Iterator[Any]:
     yield page
     context.close()
     assert not errors, errors
+
+
+# The screen point of a spot on the review photo (photo px), the photo scrolled to the
+# screen's middle; and whether it lies inside the photo's view as zoomed.
+ON_SCREEN = """([x, y]) => {
+  const svg = document.querySelector('[data-testid="photo"]');
+  svg.scrollIntoView({ block: "center" });
+  const p = svg.createSVGPoint();
+  p.x = x; p.y = y;
+  const q = p.matrixTransform(svg.getScreenCTM());
+  const r = svg.getBoundingClientRect();
+  return { x: q.x, y: q.y,
+           inside: q.x > r.left && q.x < r.right && q.y > r.top && q.y < r.bottom };
+}"""
+
+
+def touch_drag(page: Any, start: dict[str, float], end: dict[str, float]) -> None:
+    """One finger across the screen from start to end, in small steps."""
+    cdp = page.context.new_cdp_session(page)
+    steps = [
+        (start["x"] + (end["x"] - start["x"]) * k / 6, start["y"] + (end["y"] - start["y"]) * k / 6)
+        for k in range(7)
+    ]
+    for kind, (x, y) in zip(["touchStart"] + ["touchMove"] * 6, steps, strict=True):
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [{"x": x, "y": y}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})

@@ -19,7 +19,7 @@ import pytest
 from PIL import Image
 
 from tests.api.conftest import TWO_STACKS
-from tests.web.conftest import TIMEOUT_MS, Server, touch_phone
+from tests.web.conftest import ON_SCREEN, TIMEOUT_MS, Server, touch_drag, touch_phone
 
 pytestmark = pytest.mark.browser
 
@@ -551,29 +551,6 @@ def test_the_box_being_changed_stays_in_view_and_marked(server: Server, phone: A
     assert frame["y"] >= 0 and frame["y"] + frame["height"] <= 800, frame
 
 
-# Where a point of the photo lies on the screen, the photo scrolled to the screen's middle.
-ON_SCREEN = """([x, y]) => {
-  const svg = document.querySelector('[data-testid="photo"]');
-  svg.scrollIntoView({ block: "center" });
-  const p = svg.createSVGPoint();
-  p.x = x; p.y = y;
-  const q = p.matrixTransform(svg.getScreenCTM());
-  return { x: q.x, y: q.y };
-}"""
-
-
-def drag(page: Any, start: dict[str, float], end: dict[str, float]) -> None:
-    """One finger across the screen from start to end, in small steps."""
-    cdp = page.context.new_cdp_session(page)
-    steps = [
-        (start["x"] + (end["x"] - start["x"]) * k / 6, start["y"] + (end["y"] - start["y"]) * k / 6)
-        for k in range(7)
-    ]
-    for kind, (x, y) in zip(["touchStart"] + ["touchMove"] * 6, steps, strict=True):
-        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [{"x": x, "y": y}]})
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
-
-
 def test_a_box_being_drawn_stays_in_view_and_marked(server: Server, phone: Any) -> None:
     """The sheet asking what a drawn box is leaves the box in view above it, marked, as
     the sheet for changing a box does."""
@@ -582,7 +559,7 @@ def test_a_box_being_drawn_stays_in_view_and_marked(server: Server, phone: Any) 
     page.get_by_test_id("add-box").tap()
     # A bare stretch of the photo, left of the column, above the row of whole cards.
     start, end = (page.evaluate(ON_SCREEN, c) for c in ([130, 140], [380, 380]))
-    drag(page, start, end)
+    touch_drag(page, start, end)
     page.get_by_role("heading", name="What card is this?").wait_for()
     shot(page, "drawn-box-sheet.png")
     drawn = page.locator("g.drawing rect.new-box")

@@ -39,7 +39,7 @@ from api.settings import Settings
 from datasets.faces import FacePool
 from datasets.scene import Scene, SceneCard, make_scene
 from scoring import Tally, check_game, score_round
-from tests.web.conftest import TIMEOUT_MS, touch_phone
+from tests.web.conftest import ON_SCREEN, TIMEOUT_MS, touch_drag, touch_phone
 
 pytestmark = pytest.mark.browser
 
@@ -49,19 +49,6 @@ SIZE = 2016  # under the page's 2048 px: the photo is sent as it is, read as che
 READ_COUNTS = """() => Object.fromEntries(
   [...document.querySelectorAll('[data-testid^="count-"]')]
     .map((o) => [o.dataset.testid.slice(6), Number(o.textContent)]).filter(([, n]) => n))"""
-
-# The screen point of a spot on the photo (photo px), the photo scrolled to the middle;
-# and whether it lies inside the photo's view as zoomed.
-ON_SCREEN = """([x, y]) => {
-  const svg = document.querySelector('[data-testid="photo"]');
-  svg.scrollIntoView({ block: "center" });
-  const p = svg.createSVGPoint();
-  p.x = x; p.y = y;
-  const q = p.matrixTransform(svg.getScreenCTM());
-  const r = svg.getBoundingClientRect();
-  return { x: q.x, y: q.y,
-           inside: q.x > r.left && q.x < r.right && q.y > r.top && q.y < r.bottom };
-}"""
 
 STACK_THING = """() => {
   const g = document.querySelector('g.box[data-stack]:not(.strip)');
@@ -489,20 +476,7 @@ def test_a_three_player_round_at_the_table(
     taps.tap("add-box")
     start, end = (page.evaluate(ON_SCREEN, list(c)) for c in corners)
     assert start["inside"] and end["inside"], (start, end)
-    cdp = page.context.new_cdp_session(page)
-    drag = [
-        (start["x"] + (end["x"] - start["x"]) * k / 6, start["y"] + (end["y"] - start["y"]) * k / 6)
-        for k in range(7)
-    ]
-    cdp.send(
-        "Input.dispatchTouchEvent",
-        {"type": "touchStart", "touchPoints": [{"x": drag[0][0], "y": drag[0][1]}]},
-    )
-    for x, y in drag[1:]:
-        cdp.send(
-            "Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]}
-        )
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    touch_drag(page, start, end)
     taps.log.append("drag the missed card's box")
     shot(page, "walk-drawn.png")
     # A tap within a moment of a finger's lift is taken as part of that gesture by
