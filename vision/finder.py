@@ -65,10 +65,10 @@ class FinderNetwork:
         self._fixed: dict[tuple[int, ...], Any] = {}
         self._dynamic: Any = None
         self._lock = threading.Lock()
-        shape = self._model.inputs[0].get_partial_shape()
+        self._dynamic_shape = self._model.inputs[0].get_partial_shape().is_dynamic
         self.stride = (
             int(self._model.get_rt_info(["framework", "stride"]).astype(str))
-            if shape.is_dynamic
+            if self._dynamic_shape
             else None
         )
 
@@ -81,7 +81,7 @@ class FinderNetwork:
         request = self._fixed.get(shape)
         if request is not None:
             return request
-        dynamic = self._model.inputs[0].get_partial_shape().is_dynamic
+        dynamic = self._dynamic_shape
         if dynamic and len(self._fixed) >= FIXED_SHAPES:
             if self._dynamic is None:
                 self._dynamic = self._compiled(self._model.clone())

@@ -181,11 +181,8 @@ def review_detections(photo: Photo, detections: Detections, players: int) -> Set
     settled = settle_hand_size(detections, players)
     if not photo.turn:
         return settled
-    note = turn_note(photo.turn)
-    reading = dataclasses.replace(
-        settled.reading, turn=photo.turn, warnings=[*settled.reading.warnings, note]
-    )
-    return Settled(settled.detections, reading, [*settled.notes, note])
+    reading = read_turned(settled.reading, photo.turn)
+    return Settled(settled.detections, reading, [*settled.notes, turn_note(photo.turn)])
 
 
 def read_photo(photo: Photo, detector: Detector, *, players: int | None = None) -> Reading:
