@@ -379,7 +379,7 @@ def upload_photo(
             width=int(width),
             height=int(height),
             detections=detections.to_records(doubt=True),
-            warnings=notes,
+            warnings=[note.text for note in notes],
             model=model or {},
             author=author,
         )

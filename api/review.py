@@ -259,7 +259,7 @@ class Assessment:
 
     tally: Tally
     detected: dict[str, int] | None  # the tally from the boxes alone (None: no photo)
-    warnings: list[str]  # what reading the boxes noticed (low confidence, deck, ...)
+    warnings: list[str]  # what reading the boxes noticed (low confidence, doubt, ...), in words
     problems: list[Problem]  # hand size and deck checks of the final tally
     counted: frozenset[int] = frozenset()  # ids of the boxes the tally counts
     # Box id -> the id of the box it makes one stack with, both ways: a counted wasabi and
@@ -287,8 +287,9 @@ def assess(
     if state.photo_id is not None:
         reading = read_tally(state.detections())
         detected = {key: int(value) for key, value in reading.tally.items()}
-        # The collection's own checks come once, as `problems` below, with its name.
-        warnings = [*notes, *(w for w in reading.warnings if w not in reading.checks)]
+        # Vision's notices only: the collection's own problems (reading.problems) come
+        # once, as `problems` below, checked with the player's name.
+        warnings = [*notes, *(notice.text for notice in reading.notices)]
         # state.detections() lists the boxes in order: the reading's indices map to ids.
         ids = [box.id for box in state.boxes.values()]
         kept = [ids[i] for i in reading.source]

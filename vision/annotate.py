@@ -182,7 +182,7 @@ def _draw_panel(canvas: np.ndarray, style: _Style, reading: Reading) -> None:
         for key, count in reading.tally.items()
         if count
     ]
-    lines += [(f"! {warning}", WARNING_TEXT) for warning in reading.warnings]
+    lines += [(f"! {warning}", WARNING_TEXT) for warning in reading.texts]
     max_width = canvas.shape[1] - 4 * style.pad
     texts = [(_fit(text, style, max_width), colour) for text, colour in lines]
     sizes = [style.text_size(text) for text, _ in texts]

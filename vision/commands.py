@@ -183,7 +183,7 @@ def run_detect(args: argparse.Namespace) -> int:
         return 0
     counts = ", ".join(f"{k} {v}" for k, v in reading.tally.items() if v) or "no cards"
     print(f"{reading.cards} cards: {counts}")
-    for warning in reading.warnings:
+    for warning in reading.texts:
         print(f"warning: {warning}")
     return 0
 

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from vision import notices
 from vision.detections import Detections
 from vision.detector import zoom_region
 from vision.photo import Photo, card_slant
@@ -15,55 +16,25 @@ from vision.reading import Reading, Settled, settle_hand_size
 
 Detector = Callable[[np.ndarray], Detections]
 
-# A phone held flat over the table cannot tell which way is up, so its EXIF tag may leave
-# the cards sideways or upside down; every network here reads upright cards. Cards read
-# upright have a mean confidence of 0.72-0.92 (5 % of photos under 0.84) on 500 held-out
-# 12 MP photos; the same photos turned read 0.53 (90°), 0.62 (180°), 0.50 (270°) at the
-# median, and upright won by at least 0.029 on every photo (HISTORY@3cd44f8, "Photos
-# turned"). So a reading under TURN_BELOW is tried in the three other turns, and a turn
-# that reads at least TURN_MARGIN more confidently, and at least TURN_FLOOR, is kept: on
-# a photo where nothing was found upright (a small collection in pixel art), cards found
-# upside down at 0.5 were no better a reading, and the photo would show the wrong way up.
-# Nor is a turn that loses most of the cards: on a 640 px photo, two "cards" found on its
-# side read at 0.80 against nine upright at 0.76. So a turn's confidences must add up to
-# at least TURN_KEEPS of the photo's as it lies. Upside down, cards are found in pieces
-# (16 boxes for 10 cards), so the right turn may add up to less: on 197 of 200 seed-9700
-# photos tried upside down, it added up to 0.90 of the upside-down reading's or more.
-TURN_BELOW = 0.84
-TURN_MARGIN = 0.02
-TURN_FLOOR = 0.7
+# A phone held flat may leave the cards sideways or upside down (its EXIF tag cannot tell),
+# and every network here reads upright cards more confidently than turned ones.
+TURN_BELOW = 0.84  # a reading under this is tried in the three other quarter turns ...
+TURN_MARGIN = 0.02  # ... and a turn kept that reads this much more confidently,
+TURN_FLOOR = 0.7  # at this or more (cards found upside down at 0.5 are no better a reading),
+# and whose confidences add up to this share of the photo's as it lies: a turn that loses
+# most of the cards is no better, but upside down cards are found in pieces.
 TURN_KEEPS = 0.5
-# A phone need not be held square to the cards either. Every network here learned cards
-# turned by less than about 30 degrees, and another hand's photos (datasets/other_scene.py,
-# taken from any side) read 60 of 90 exactly where the cards lay 30-45 degrees off square.
-# So where the cards' edges (photo.card_slant) lie more than SLANT_BEYOND off square, the
-# photo is read again turned straight, and that reading kept if it is at least as
-# confident and keeps TURN_KEEPS of the summed confidence. On that set (300) and the pixel
-# and seed-9700 tuning sets (200, 250): 264 / 195 / 248 exact without, 290 / 198 / 249 at
-# 15 degrees, 289 / 197 / 249 at 20, 289 / 196 / 249 at 25. At 20, 6-9 % of the
-# generator's photos pay the second reading (15-17 % at 15): HISTORY@3cd44f8, "Another
-# hand's photos".
+# The networks learned cards turned by less than about 30 degrees, so where the cards'
+# edges (photo.card_slant) lie more than this off square the photo is read again turned
+# straight, kept if at least as confident and keeping TURN_KEEPS.
 SLANT_BEYOND = 20.0
-# Where nothing confidently (a mean under TURN_FLOOR) is found as the photo lies, a
-# quarter turn off and straightened by its slant, the cards may lie near 45
-# degrees off square while the table decided the slant: card_slant reads the whole frame
-# where no card was found, and inside a few wrong boxes a striped cloth's edges still
-# outvote the cards'. The photo is then read once more turned ASKEW (with its own quarter
-# turns), and that reading kept as a quarter turn is: at TURN_FLOOR or more (so that an
-# empty table stays empty), TURN_MARGIN better, keeping TURN_KEEPS. On the other
-# renderer's seed 8400 one photo found nothing (10 cards at 145 degrees on red stripes)
-# and one 2 of 7 cards at 0.3-0.43 (upside down at 45 degrees on stripes); turned ASKEW
-# each read all its cards. None of 1,000 photos of our generator pays it (HISTORY@3cd44f8,
-# "Printed tablecloths"). A photo where nothing at all is found is turned ASKEW only
-# after the tiles (below) and its quarter turns found nothing either.
+# Where nothing is found confidently as the photo lies, turned a quarter or straightened,
+# the cards may lie near 45 degrees off square while the table's edges (a striped cloth)
+# decided the slant: the photo is read once more turned ASKEW, kept as a quarter turn is.
 ASKEW = 45
 # Where nothing is found as the photo lies, the collection may be too small in the frame
-# for the finder's look at the whole photo (ten pixel-art cards in a corner of a red
-# cloth, 0 found at 480 or 640 px, 10 in the photo's top-left quarter). The photo is
-# then looked at in 2 x 2 tiles, each TILE_SPAN of its width and height (overlapping, so
-# that a collection on a tile's edge lies whole in a neighbour), and read again on the
-# region around what they found (detector.zoom_region, as the second look), kept at
-# TURN_FLOOR or more.
+# for the finder's look at the whole photo: it is then looked at in 2 x 2 overlapping
+# tiles, each this share of its width and height, and read again around what they found.
 TILE_SPAN = 0.6
 
 
@@ -158,13 +129,9 @@ def _mean_confidence(detections: Detections) -> float:
 
 
 def turn_note(degrees: int) -> str:
-    """What a reviewer is told of a photo read turned `degrees` clockwise."""
-    if degrees == 180:
-        return "the photo was read turned 180°: its cards stood upside down"
-    side = "clockwise" if degrees < 180 else "anticlockwise"
-    by = degrees if degrees < 180 else 360 - degrees
-    why = "lay on their side" if degrees % 90 == 0 else "lay at a slant"
-    return f"the photo was read turned {by}° {side}: its cards {why}"
+    """The words of the notice of a photo read turned `degrees` clockwise (notices.turned),
+    for what keeps warnings as words (vision.training.evaluate's report)."""
+    return notices.turned(degrees).text
 
 
 def read_detections(detections: Detections, *, players: int | None = None) -> Reading:
@@ -182,7 +149,7 @@ def review_detections(photo: Photo, detections: Detections, players: int) -> Set
     if not photo.turn:
         return settled
     reading = read_turned(settled.reading, photo.turn)
-    return Settled(settled.detections, reading, [*settled.notes, turn_note(photo.turn)])
+    return Settled(settled.detections, reading, [*settled.notes, notices.turned(photo.turn)])
 
 
 def read_photo(photo: Photo, detector: Detector, *, players: int | None = None) -> Reading:
@@ -198,5 +165,5 @@ def read_turned(reading: Reading, degrees: int) -> Reading:
     if not degrees:
         return reading
     return dataclasses.replace(
-        reading, turn=degrees, warnings=[*reading.warnings, turn_note(degrees)]
+        reading, turn=degrees, warnings=[*reading.warnings, notices.turned(degrees)]
     )

@@ -30,11 +30,13 @@ from typing import Any, Final, NamedTuple
 
 import numpy as np
 
-from scoring import Tally, check_collection
-from scoring.cards import HAND_SIZE, MAKI, NIGIRI, STACKS, TALLY_KEYS, said
+from scoring import Problem, Tally, check_collection
+from scoring.cards import HAND_SIZE, MAKI, NIGIRI, STACKS, TALLY_KEYS
+from vision import notices
 from vision.boxes import areas, intersections, pairwise_intersections
 from vision.detections import Detections
 from vision.labels import STACK_LABELS, label_id
+from vision.notices import NO_CARDS, Notice, NoticeCode, ReadingWarning, warning_text
 
 WASABI: Final[str] = "wasabi"
 STACK_OF_NIGIRI: Final[dict[str, str]] = {nigiri: stack for stack, nigiri in STACKS.items()}
@@ -42,18 +44,12 @@ STACK_OF_NIGIRI: Final[dict[str, str]] = {nigiri: stack for stack, nigiri in STA
 # least these odds of a wasabi under it is read as the stack (its own even odds; the
 # detector calls a stack alone at stack_check.MIN_PROBABILITY).
 LEANS_ON_WASABI: Final[float] = 0.5
-# A nigiri the classifier gave another nigiri kind at least these odds is pointed out to
-# the reviewer: the three share a face colour, and reading one as another is the mistake
-# no other warning sees (the card count is right, the confidence high). On the tuning sets
-# (1,100 photos of four renderings) it flagged 2 of the 3 such mistakes no warning had
-# caught and 1 photo read right; on the report sets (1,000) no photo read right
-# (HISTORY@3cd44f8, "Another hand's photos").
+# A nigiri the classifier gave another nigiri kind at least these odds is pointed out: the
+# three share a face colour, and that mistake leaves the card count right and the
+# confidence high, so no other warning sees it.
 NIGIRI_DOUBT: Final[float] = 0.1
-# So is a maki the classifier gave another roll count at least these odds: the icons are
-# a few pixels in a small or far collection. On the tuning sets (1,400 photos, the other
-# renderer's among them) 2 photos with a maki count wrong carried no warning; at 0.10 it
-# flagged 1 of them (0.184; the other 0.075) and 1 of 1,381 photos read right (at 0.05:
-# both, and 6) (HISTORY@3cd44f8, "A maki that may show another count").
+# So is a maki the classifier gave another roll count at least these odds: its icons are a
+# few pixels in a small or far collection.
 MAKI_DOUBT: Final[float] = 0.1
 
 # Duplicate suppression: two boxes are one card when they overlap this much ...
@@ -73,11 +69,9 @@ SAME_CARD_EDGE: Final[float] = 0.1
 FRAGMENT_MIN_SPAN: Final[float] = 0.7
 # ... and is at most this much of its height (two boxes of about one size are same_card's).
 FRAGMENT_MAX_HEIGHT: Final[float] = 0.75
-# The finder's box of the whole card may start a little below the card's top, so the
-# strip's top may stick out above it by this much of its height when both boxes read
-# the same kind (a wasabi's strip above its nigiri may show 15 % of a card). A column's
-# covered card shows at least 20 %, less in a turned box: of 6,000 random layouts
-# (test_reading.py's generator) 0.13 read all exactly, 0.15 broke 3 columns.
+# The finder's box of a whole card may start a little below its top, so a strip of the
+# same kind may stick out above it by this much of its height; a column's covered card
+# shows more (at least 20 % of a card, a little less when turned).
 FRAGMENT_RISE: Final[float] = 0.13
 # A stack-label box (set by a reviewer) absorbs nigiri/wasabi boxes mostly inside it.
 ABSORBED_INSIDE: Final[float] = 0.6
@@ -116,10 +110,11 @@ class Reading:
     tally: the 15 contract keys (TALLY_KEYS), non-negative counts.
     detections: the boxes kept after confidence filtering and duplicate suppression.
     stacks: (wasabi index, nigiri index) into `detections`, one per stack found.
-    warnings: sentences a reviewer can act on, `checks` last.
-    checks: the collection's own problems (hand size, deck), in the rules engine's words
-        (scoring.check_collection): a review that checks the collection itself, with
-        the player's name, shows its own instead.
+    warnings: what a reviewer is told, in order: vision's own notices (vision.notices),
+        then the collection's own problems (hand size, deck) as the rules engine found
+        them (scoring.check_collection's Problems), then the notes of what the hand size
+        settled and of the turn. A review that checks the collection itself, with the
+        player's name, keeps only the `notices`.
     cards: the number of cards, each stack counting 2.
     lone_stacks: indices into `detections` of stack boxes with no wasabi box found under
         them (a stack on the stack check's word, or a reviewer's, alone).
@@ -133,8 +128,7 @@ class Reading:
     tally: dict[str, int]
     detections: Detections
     stacks: list[tuple[int, int]] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    checks: list[str] = field(default_factory=list)
+    warnings: list[ReadingWarning] = field(default_factory=list)
     cards: int = 0
     lone_stacks: list[int] = field(default_factory=list)
     source: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
@@ -148,9 +142,24 @@ class Reading:
             "tally": {key: int(self.tally.get(key, 0)) for key in TALLY_KEYS},
             "cards": int(self.cards),
             "detections": self.detections.to_records(),
-            "warnings": list(self.warnings),
+            "warnings": self.texts,
             "turned": self.turn,
         }
+
+    @property
+    def texts(self) -> list[str]:
+        """The warnings in words, in order."""
+        return [warning_text(warning) for warning in self.warnings]
+
+    @property
+    def notices(self) -> list[Notice]:
+        """What vision alone noticed (the warnings less the collection's problems)."""
+        return [warning for warning in self.warnings if isinstance(warning, Notice)]
+
+    @property
+    def problems(self) -> list[Problem]:
+        """The collection's own problems (hand size, deck), the rules engine's."""
+        return [warning for warning in self.warnings if isinstance(warning, Problem)]
 
 
 def read_tally(
@@ -182,20 +191,18 @@ def read_tally(
     ]
     tally = count_tally(final.labels, stacks)
     cards = sum(tally.values()) + sum(tally[key] for key in STACKS)
-    checks = [p.message for p in check_collection(Tally.from_mapping(tally), players=players)]
-    warnings = [
+    warnings: list[ReadingWarning] = [
         *([NO_CARDS] if not cards else []),
-        *_low_confidence_warning(final, low_confidence),
-        *(line for doubt in _DOUBTS for line in _doubt_warning(final, doubt)),
-        *_strip_only_warning(final, stacks),
-        *checks,
+        *_low_confidence_notice(final, low_confidence),
+        *(notice for doubt in _DOUBTS for notice in _doubt_notice(final, doubt)),
+        *_strip_only_notice(final, stacks),
+        *check_collection(Tally.from_mapping(tally), players=players),
     ]
     return Reading(
         tally=tally,
         detections=final,
         stacks=stacks,
         warnings=warnings,
-        checks=checks,
         cards=cards,
         lone_stacks=lone,
         source=kept_source[keep],
@@ -208,7 +215,7 @@ class Settled(NamedTuple):
 
     detections: Detections  # as found, or with one box relabelled (stack <-> its nigiri)
     reading: Reading  # read_tally of `detections`, the notes last among its warnings
-    notes: list[str]  # what the hand size changed, for the reviewer
+    notes: list[Notice]  # what the hand size changed, for the reviewer
 
 
 def settle_hand_size(detections: Detections, players: int | None) -> Settled:
@@ -245,31 +252,19 @@ def settle_hand_size(detections: Detections, players: int | None) -> Settled:
             index = int(reading.source[i])
             labels.append(STACKS[detections.labels[index]])
             class_id[index] = label_id(labels[-1])
-        if extra == 1:
-            note = (
-                f"one {said(labels[0])} read as plain, not on a wasabi: no wasabi shows under it "
-                "and the hand had one card too many"
-            )
-        else:
-            note = (
-                f"{extra} nigiri read as plain, not on a wasabi ({', '.join(map(said, labels))}): "
-                f"no wasabi shows under them and the hand had {extra} cards too many"
-            )
+        note = notices.read_as_plain(labels)
     elif extra == -1 and (leaning := _leaning_nigiri(reading)) is not None:
         index = int(reading.source[leaning])
         nigiri = detections.labels[index]
         class_id[index] = label_id(STACK_OF_NIGIRI[nigiri])
-        note = (
-            f"one {said(nigiri)} read as on a wasabi: the stack check leaned that way "
-            f"({float(detections.under[index]):.2f}) and the hand had one card too few"
-        )
+        note = notices.read_on_wasabi(nigiri, float(detections.under[index]))
     else:
         return Settled(detections, reading, [])
     settled = detections.relabelled(class_id)
     settled_reading = read_tally(settled, players=players)
     if settled_reading.cards != hand:
         return Settled(detections, reading, [])
-    warnings = [*settled_reading.warnings, note]
+    warnings: list[ReadingWarning] = [*settled_reading.warnings, note]
     return Settled(settled, dataclasses.replace(settled_reading, warnings=warnings), [note])
 
 
@@ -436,8 +431,7 @@ PARTIAL_AREA: Final[float] = 0.5
 TOUCH: Final[float] = 0.03  # boxes this close (share of a card's width) touch
 # A stack box (the stack check's, or a reviewer's) is known to lie on a wasabi: a bigger
 # leftover wasabi box is its strip when at least this share of it lies inside the stack
-# box. Seed-3000 photos at 27-40 degrees of tilt: the turned strips under stacks 0.53-0.75,
-# whole wasabi cards beside a stack 0.0-0.09.
+# box (a turned strip under a stack lies half inside or more, a whole wasabi beside it not).
 UNDER_STACK: Final[float] = 0.3
 
 
@@ -651,70 +645,45 @@ def _assign_greedy(candidates: Sequence[tuple[float, int, int]]) -> list[tuple[i
 # --- warnings ---------------------------------------------------------------------------
 
 
-def _low_confidence_warning(detections: Detections, threshold: float) -> list[str]:
+def _low_confidence_notice(detections: Detections, threshold: float) -> list[Notice]:
     low = [
         label
         for label, p in zip(detections.labels, detections.confidence, strict=True)
         if p < threshold
     ]
-    if not low:
-        return []
-    what = "detection" if len(low) == 1 else "detections"
-    return [f"{len(low)} {what} below {threshold:.0%} confidence: {', '.join(map(said, low))}"]
-
-
-NO_CARDS: Final = (
-    "no cards were found in this photo: take it again from above with the whole collection "
-    "in the frame, or count the cards by hand"
-)
+    return [notices.low_confidence(low, threshold)] if low else []
 
 
 class _Doubt(NamedTuple):
-    """A warning for boxes of a family of look-alike kinds whose doubt reaches threshold."""
+    """A notice for boxes of a family of look-alike kinds whose doubt reaches threshold."""
 
     family: tuple[str, ...]  # a stack counts as its nigiri
     threshold: float
-    what: str
-    check: tuple[str, str]  # for one box, for more
+    code: NoticeCode
 
 
 _DOUBTS: Final = (
-    _Doubt(NIGIRI, NIGIRI_DOUBT, "nigiri may be another kind",
-           ("check the dish in its top-left corner", "check the dishes in their top-left corners")),
-    _Doubt(MAKI, MAKI_DOUBT, "maki may show another number of rolls",
-           ("count the small rolls in its top-left corner",
-            "count the small rolls in their top-left corners")),
-)  # fmt: skip
+    _Doubt(NIGIRI, NIGIRI_DOUBT, NoticeCode.NIGIRI_DOUBT),
+    _Doubt(MAKI, MAKI_DOUBT, NoticeCode.MAKI_DOUBT),
+)
 
 
-def _doubt_warning(detections: Detections, doubt: _Doubt) -> list[str]:
+def _doubt_notice(detections: Detections, doubt: _Doubt) -> list[Notice]:
     labels = detections.labels
     doubted = [
-        i
+        (labels[i], float(detections.doubts[i]))
         for i in np.flatnonzero(detections.doubts >= doubt.threshold)
         if STACKS.get(labels[i], labels[i]) in doubt.family
     ]
-    if not doubted:
-        return []
-    which = ", ".join(f"{said(labels[i])} ({detections.doubts[i]:.0%})" for i in doubted)
-    return [f"{len(doubted)} {doubt.what}: {which}; {doubt.check[len(doubted) > 1]}"]
+    return [notices.doubt(doubt.code, doubted)] if doubted else []
 
 
-def _strip_only_warning(detections: Detections, stacks: Sequence[tuple[int, int]]) -> list[str]:
+def _strip_only_notice(detections: Detections, stacks: Sequence[tuple[int, int]]) -> list[Notice]:
     """Stacks the geometry alone found: a strip above a nigiri that the stack check, asked
     of that nigiri, did not call on a wasabi (a reviewer's boxes were never asked). A
     plain nigiri under another yellow card's top reads so, and the card count holds."""
-    doubted = [n for _, n in stacks if np.isfinite(detections.under[n])]
-    if not doubted:
-        return []
-    which = ", ".join(said(detections.labels[n]) for n in doubted)
-    one = len(doubted) == 1
-    return [
-        f"{len(doubted)} {'stack' if one else 'stacks'} seen only by the strip above "
-        f"{'its nigiri' if one else 'their nigiri'} ({which}): check that "
-        f"{'it is' if one else 'each is'} a wasabi's top (its green icon), not another "
-        "yellow card's"
-    ]
+    doubted = [detections.labels[n] for _, n in stacks if np.isfinite(detections.under[n])]
+    return [notices.strip_only(doubted)] if doubted else []
 
 
 # --- box arithmetic ---------------------------------------------------------------------

@@ -150,7 +150,7 @@ def test_cards_at_a_slant_are_read_turned_straight() -> None:
     assert detector.calls == 1 + 3 + 1  # as found and its quarter turns, then straight
     reading = read_photo(photo_of(cards_at(30)), StraightOnly())
     assert reading.to_json()["turned"] == 330
-    assert reading.warnings[-1] == (
+    assert reading.texts[-1] == (
         "the photo was read turned 30° anticlockwise: its cards lay at a slant"
     )
 
@@ -370,7 +370,7 @@ def test_the_shipped_detector_reads_a_turned_photo_as_the_upright_one(
     reading = read_photo(load_photo(encoded.tobytes()), detector)
     assert reading.turn == 360 - 90 * quarters
     assert reading.tally == upright.tally == scene.tally()
-    assert any("read turned" in warning for warning in reading.warnings)
+    assert any("read turned" in warning for warning in reading.texts)
     assert reading.to_json()["turned"] == 360 - 90 * quarters
 
 
@@ -399,8 +399,8 @@ def test_the_shipped_detector_reads_photos_taken_at_a_slant_to_the_cards(
     assert sum(right) >= 5, right
     # Each is read turned, and says so: at a slant, or (seed 24682 at 135 degrees, read
     # right) a quarter turn off, "on their side".
-    assert all("the photo was read turned" in r.warnings[-1] for r in readings)
-    assert sum("at a slant" in r.warnings[-1] for r in readings) >= 5
+    assert all("the photo was read turned" in r.texts[-1] for r in readings)
+    assert sum("at a slant" in r.texts[-1] for r in readings) >= 5
     # One read wrong should say so beyond the note that it was turned; with the shipped
     # weights seed 24683's photo at 135 degrees does not (an egg read as on a wasabi): at
     # most that one goes unwarned. Issue 28's "every wrong photo warned" is NOT met here.

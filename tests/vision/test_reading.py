@@ -283,10 +283,10 @@ def test_a_full_hand() -> None:
         "chopsticks": 1,
     }
     assert reading.cards == 7
-    assert reading.warnings == [
+    assert reading.texts == [
         "this collection has 7 cards, the hand size for 4 players is 8: a card was probably missed"
     ]
-    assert reading.checks == reading.warnings
+    assert reading.problems == reading.warnings
 
 
 @dataclass(frozen=True)
@@ -628,7 +628,7 @@ def test_hand_size_warning(players: int) -> None:
     for k in range(hand - 1):
         table.card("tempura" if k < 8 else "sashimi", 40 + k * 70, 50)
     reading = read_tally(table.detections(), players=players)
-    assert reading.warnings == [
+    assert reading.texts == [
         f"this collection has {hand - 1} cards, the hand size for {players} players is {hand}: "
         "a card was probably missed"
     ]
@@ -662,7 +662,7 @@ def test_one_card_too_many_settles_a_stack_no_wasabi_shows_under() -> None:
     assert nonzero(reading) == {"tempura": 2, "sashimi": 1, "dumpling": 1, "pudding": 1,
                                 "squid": 1, "egg": 1}  # fmt: skip
     assert reading.cards == 7
-    assert reading.warnings == [
+    assert reading.texts == [
         "one squid nigiri read as plain, not on a wasabi: no wasabi shows under it and the "
         "hand had one card too many"
     ]
@@ -687,7 +687,7 @@ def test_two_cards_too_many_settle_the_two_stacks_the_check_was_least_sure_of() 
     assert nonzero(reading) == {"tempura": 2, "sashimi": 1, "dumpling": 1, "salmon": 1,
                                 "squid_on_wasabi": 1, "egg": 1}  # fmt: skip
     assert reading.cards == 8
-    assert reading.warnings == [
+    assert reading.texts == [
         "2 nigiri read as plain, not on a wasabi (salmon nigiri, egg nigiri): no wasabi "
         "shows under them and the hand had 2 cards too many"
     ]
@@ -715,7 +715,7 @@ def test_one_card_too_few_settles_the_nigiri_the_stack_check_leaned_towards_a_wa
     assert nonzero(reading) == {"tempura": 2, "sashimi": 1, "dumpling": 1, "egg_on_wasabi": 1,
                                 "salmon": 1}  # fmt: skip
     assert reading.cards == 7
-    assert reading.warnings == [
+    assert reading.texts == [
         "one egg nigiri read as on a wasabi: the stack check leaned that way (0.74) and the hand "
         "had one card too few"
     ]
@@ -783,9 +783,9 @@ def test_low_confidence_warning_and_threshold() -> None:
         )
     )
     assert nonzero(reading) == {"tempura": 1, "salmon": 1, "maki_2": 1}
-    assert reading.warnings == ["2 detections below 50% confidence: salmon nigiri, two-icon maki"]
+    assert reading.texts == ["2 detections below 50% confidence: salmon nigiri, two-icon maki"]
     one = read_tally(boxes(("egg", [0, 0, 630, 880], 0.49)))
-    assert one.warnings == ["1 detection below 50% confidence: egg nigiri"]
+    assert one.texts == ["1 detection below 50% confidence: egg nigiri"]
 
 
 def test_a_nigiri_read_with_doubt_between_nigiri_kinds_is_pointed_out() -> None:
@@ -802,7 +802,7 @@ def test_a_nigiri_read_with_doubt_between_nigiri_kinds_is_pointed_out() -> None:
         doubt=[0.14, NIGIRI_DOUBT - 0.01, NIGIRI_DOUBT, np.nan],
     )
     reading = read_tally(doubted)
-    assert reading.warnings == [
+    assert reading.texts == [
         "2 nigiri may be another kind: salmon nigiri (14%), squid nigiri (10%); "
         "check the dishes in their top-left corners"
     ]
@@ -818,13 +818,13 @@ def test_a_maki_read_with_doubt_about_its_rolls_is_pointed_out_apart_from_nigiri
     )
     doubt = [0.18, MAKI_DOUBT - 0.01, 0.12, MAKI_DOUBT]
     reading = read_tally(Detections(found.xyxy, found.confidence, found.class_id, doubt=doubt))
-    assert reading.warnings == [
+    assert reading.texts == [
         "1 nigiri may be another kind: egg nigiri (12%); check the dish in its top-left corner",
         "2 maki may show another number of rolls: two-icon maki (18%), one-icon maki (10%); "
         "count the small rolls in their top-left corners",
     ]
     one = Detections(found.xyxy[:2], found.confidence[:2], found.class_id[:2], doubt=[0.3, 0])
-    assert read_tally(one).warnings == [
+    assert read_tally(one).texts == [
         "1 maki may show another number of rolls: two-icon maki (30%); "
         "count the small rolls in its top-left corner"
     ]
@@ -852,7 +852,7 @@ def test_deck_warnings() -> None:
         "egg_on_wasabi": 1,
         "chopsticks": 5,
     }
-    assert reading.warnings == [
+    assert reading.texts == [
         "this collection holds 7 wasabi (loose and under a nigiri), the deck has only 6",
         "this collection holds 5 chopsticks, the deck has only 4",
     ]
@@ -864,8 +864,8 @@ def test_empty_detections() -> None:
     assert reading.cards == 0
     assert reading.stacks == []
     assert reading.warnings == [NO_CARDS]
-    assert read_tally(Detections.empty(), players=2).warnings == [
-        NO_CARDS,
+    assert read_tally(Detections.empty(), players=2).texts == [
+        NO_CARDS.text,
         "this collection has 0 cards, the hand size for 2 players is 10: "
         "10 cards were probably missed",
     ]
@@ -912,7 +912,7 @@ def test_a_stack_seen_only_by_its_strip_is_pointed_out() -> None:
     asked = dataclasses.replace(found, wasabi_under=under)
     reading = read_tally(asked)
     assert nonzero(reading) == {"salmon_on_wasabi": 1, "tempura": 1}
-    assert reading.warnings == [
+    assert reading.texts == [
         "1 stack seen only by the strip above its nigiri (salmon nigiri): check that it is "
         "a wasabi's top (its green icon), not another yellow card's"
     ]

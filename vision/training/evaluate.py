@@ -200,7 +200,7 @@ def evaluate(
                 reading.tally,
                 item.truth["meta"],
                 seconds,
-                tuple(reading.warnings),
+                tuple(reading.texts),
                 reading.turn,
             )
         )

@@ -1,0 +1,109 @@
+"""Vision's notices carry codes; the collection's own problems stay the rules engine's
+Problems; the words a client gets (to_json, in order) are the same either way."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from scoring import Problem, ProblemCode
+from tests.vision.test_reading import FOUR_CARDS, Table, boxes, leaning, spread
+from vision.detections import Detections
+from vision.notices import NO_CARDS, Notice, NoticeCode, turned, warning_text
+from vision.pipeline import read_detections, read_turned, turn_note
+from vision.reading import read_tally, settle_hand_size
+
+
+def codes(warnings: list[Notice | Problem]) -> list[str]:
+    return [warning.code for warning in warnings]
+
+
+def test_a_low_confidence_box_gives_a_low_confidence_notice() -> None:
+    reading = read_tally(
+        boxes(("tempura", [0, 0, 630, 880], 0.9), ("egg", [700, 0, 1330, 880], 0.4))
+    )
+    assert codes(reading.warnings) == [NoticeCode.LOW_CONFIDENCE]
+    (notice,) = reading.notices
+    assert notice == Notice(
+        NoticeCode.LOW_CONFIDENCE, "1 detection below 50% confidence: egg nigiri"
+    )
+    assert reading.problems == []
+
+
+def test_six_squid_are_one_deck_problem_and_no_notice() -> None:
+    found = boxes(*((label, [700 * k, 0, 700 * k + 630, 880], 0.9)
+                    for k, label in enumerate(["squid"] * 6 + ["tempura"] * 3)))  # fmt: skip
+    reading = read_tally(found)
+    (problem,) = reading.warnings
+    assert isinstance(problem, Problem) and problem.code == ProblemCode.DECK_LIMIT
+    assert problem.category == "squid" and problem.actual == 6
+    assert reading.problems == [problem] and reading.notices == []
+    assert reading.texts == [
+        "this collection holds 6 squid nigiri (plain and on wasabi), the deck has only 5"
+    ]
+
+
+def test_the_hand_size_is_a_problem_not_a_notice() -> None:
+    reading = read_tally(spread(*FOUR_CARDS), players=5)
+    assert codes(reading.warnings) == [ProblemCode.TOO_FEW_CARDS]
+    assert all(isinstance(warning, Problem) for warning in reading.warnings)
+
+
+def test_no_cards() -> None:
+    reading = read_tally(Detections.empty(), players=2)
+    assert codes(reading.warnings) == [NoticeCode.NO_CARDS, ProblemCode.TOO_FEW_CARDS]
+    assert reading.notices == [NO_CARDS]
+
+
+def test_doubts_and_a_stack_seen_only_by_its_strip_have_their_codes() -> None:
+    found = boxes(
+        ("salmon", [0, 0, 630, 880], 0.9),
+        ("maki_2", [700, 0, 1330, 880], 0.9),
+    )
+    doubted = Detections(found.xyxy, found.confidence, found.class_id, doubt=[0.2, 0.3])
+    assert codes(read_tally(doubted).warnings) == [NoticeCode.NIGIRI_DOUBT, NoticeCode.MAKI_DOUBT]
+    stacked = Table().stack("salmon", 60, 50).detections()
+    under = np.full(len(stacked), np.nan, np.float32)
+    under[stacked.labels.index("salmon")] = 0.8
+    asked = dataclasses.replace(stacked, wasabi_under=under)
+    assert codes(read_tally(asked).warnings) == [NoticeCode.STRIP_ONLY_STACK]
+
+
+def test_what_the_hand_size_settled_has_its_code() -> None:
+    plain = spread(*FOUR_CARDS, ("pudding", 0.9), ("squid_on_wasabi", 0.8), ("egg", 0.9))
+    settled = settle_hand_size(plain, 5)
+    assert codes(settled.notes) == [NoticeCode.READ_AS_PLAIN]
+    assert settled.reading.warnings == settled.notes  # the hand is right: no problem left
+    stacked = leaning(spread(*FOUR_CARDS, ("egg", 0.9), ("salmon", 0.9)), egg=0.74, salmon=0.1)
+    assert codes(settle_hand_size(stacked, 5).notes) == [NoticeCode.READ_ON_WASABI]
+
+
+def test_to_json_says_each_warning_in_words_in_order() -> None:
+    """Vision's notices, then the rules engine's problems, then the turn: as strings."""
+    found = spread(*FOUR_CARDS[:3], ("egg", 0.4))
+    reading = read_turned(read_detections(found, players=5), 90)
+    assert codes(reading.warnings) == [
+        NoticeCode.LOW_CONFIDENCE,
+        ProblemCode.TOO_FEW_CARDS,
+        NoticeCode.TURNED,
+    ]
+    body = reading.to_json()
+    assert body["warnings"] == [
+        "1 detection below 50% confidence: egg nigiri",
+        "this collection has 4 cards, the hand size for 5 players is 7: "
+        "3 cards were probably missed",
+        "the photo was read turned 90° clockwise: its cards lay on their side",
+    ]
+    assert all(type(text) is str for text in body["warnings"])
+    assert body["warnings"] == reading.texts == [warning_text(w) for w in reading.warnings]
+
+
+def test_the_turn_notice() -> None:
+    assert turned(180) == Notice(
+        NoticeCode.TURNED, "the photo was read turned 180°: its cards stood upside down"
+    )
+    assert (
+        turned(330).text == "the photo was read turned 30° anticlockwise: its cards lay at a slant"
+    )
+    assert turn_note(270) == turned(270).text == str(turned(270))

@@ -1,0 +1,141 @@
+"""What reading a photo tells a reviewer that only vision knows: typed notices, worded here.
+
+Each notice is a code (what the fact is) and a sentence a reviewer can act on. The
+collection's own problems (hand size, deck) are not among them: those are the rules
+engine's (scoring.check_collection), and a reading carries its `Problem`s as they are,
+beside these notices (`ReadingWarning`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Final
+
+from scoring.cards import said
+from scoring.validation import Problem
+
+
+class NoticeCode(StrEnum):
+    """What a Notice is about; the values are stable strings."""
+
+    NO_CARDS = "no_cards"
+    LOW_CONFIDENCE = "low_confidence"
+    NIGIRI_DOUBT = "nigiri_doubt"  # a nigiri the classifier gave another kind fair odds
+    MAKI_DOUBT = "maki_doubt"  # a maki it gave another roll count fair odds
+    STRIP_ONLY_STACK = "strip_only_stack"  # a stack the wasabi strip alone shows
+    # The hand size settled a doubtful stack (vision.reading.settle_hand_size) ...
+    READ_AS_PLAIN = "read_as_plain"  # ... a stack box read as its plain nigiri
+    READ_ON_WASABI = "read_on_wasabi"  # ... a plain nigiri read as on a wasabi
+    TURNED = "turned"  # the photo was read turned (vision.pipeline)
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """One fact about a photo's reading that a reviewer is shown, in `text`."""
+
+    code: NoticeCode
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+# What a reading warns of: vision's notices, and the rules engine's problems of the tally.
+ReadingWarning = Notice | Problem
+
+
+def warning_text(warning: ReadingWarning) -> str:
+    """The sentence a reviewer is shown for `warning`."""
+    return warning.text if isinstance(warning, Notice) else warning.message
+
+
+NO_CARDS: Final = Notice(
+    NoticeCode.NO_CARDS,
+    "no cards were found in this photo: take it again from above with the whole collection "
+    "in the frame, or count the cards by hand",
+)
+
+
+def low_confidence(labels: Sequence[str], threshold: float) -> Notice:
+    """The boxes (their labels) read at less than `threshold` confidence."""
+    what = "detection" if len(labels) == 1 else "detections"
+    return Notice(
+        NoticeCode.LOW_CONFIDENCE,
+        f"{len(labels)} {what} below {threshold:.0%} confidence: {', '.join(map(said, labels))}",
+    )
+
+
+# A doubt's words: what may be wrong, and what to check for one box and for more.
+_DOUBT_WORDS: Final[dict[NoticeCode, tuple[str, tuple[str, str]]]] = {
+    NoticeCode.NIGIRI_DOUBT: (
+        "nigiri may be another kind",
+        ("check the dish in its top-left corner", "check the dishes in their top-left corners"),
+    ),
+    NoticeCode.MAKI_DOUBT: (
+        "maki may show another number of rolls",
+        (
+            "count the small rolls in its top-left corner",
+            "count the small rolls in their top-left corners",
+        ),
+    ),
+}
+
+
+def doubt(code: NoticeCode, doubted: Sequence[tuple[str, float]]) -> Notice:
+    """The boxes (label, odds of another kind or count) read with doubt of kind `code`
+    (NIGIRI_DOUBT or MAKI_DOUBT)."""
+    what, check = _DOUBT_WORDS[code]
+    which = ", ".join(f"{said(label)} ({odds:.0%})" for label, odds in doubted)
+    return Notice(code, f"{len(doubted)} {what}: {which}; {check[len(doubted) > 1]}")
+
+
+def strip_only(nigiri: Sequence[str]) -> Notice:
+    """The stacks (their nigiri's labels) found by the wasabi strip alone."""
+    one = len(nigiri) == 1
+    return Notice(
+        NoticeCode.STRIP_ONLY_STACK,
+        f"{len(nigiri)} {'stack' if one else 'stacks'} seen only by the strip above "
+        f"{'its nigiri' if one else 'their nigiri'} ({', '.join(map(said, nigiri))}): check "
+        f"that {'it is' if one else 'each is'} a wasabi's top (its green icon), not another "
+        "yellow card's",
+    )
+
+
+def read_as_plain(nigiri: Sequence[str]) -> Notice:
+    """The hand had len(nigiri) cards too many: these nigiri (labels) were read as plain."""
+    if len(nigiri) == 1:
+        text = (
+            f"one {said(nigiri[0])} read as plain, not on a wasabi: no wasabi shows under it "
+            "and the hand had one card too many"
+        )
+    else:
+        which = ", ".join(map(said, nigiri))
+        text = (
+            f"{len(nigiri)} nigiri read as plain, not on a wasabi ({which}): no wasabi shows "
+            f"under them and the hand had {len(nigiri)} cards too many"
+        )
+    return Notice(NoticeCode.READ_AS_PLAIN, text)
+
+
+def read_on_wasabi(nigiri: str, leaning: float) -> Notice:
+    """The hand had one card too few: this nigiri (label), which the stack check gave
+    `leaning` odds of a wasabi under it, was read as on a wasabi."""
+    return Notice(
+        NoticeCode.READ_ON_WASABI,
+        f"one {said(nigiri)} read as on a wasabi: the stack check leaned that way "
+        f"({leaning:.2f}) and the hand had one card too few",
+    )
+
+
+def turned(degrees: int) -> Notice:
+    """A photo read turned `degrees` clockwise."""
+    if degrees == 180:
+        return Notice(
+            NoticeCode.TURNED, "the photo was read turned 180°: its cards stood upside down"
+        )
+    side = "clockwise" if degrees < 180 else "anticlockwise"
+    by = degrees if degrees < 180 else 360 - degrees
+    why = "lay on their side" if degrees % 90 == 0 else "lay at a slant"
+    return Notice(NoticeCode.TURNED, f"the photo was read turned {by}° {side}: its cards {why}")
