@@ -1,8 +1,9 @@
 """The service's own errors. Each names what is wrong; api/main.py maps them (and the
-errors of scoring and vision) to HTTP status codes, in one place. Every 4xx body has one
-shape: `{"detail": str, ...}`, with fields that depend on the error (`reason`, `code`,
-`problems`, or for an invalid request `errors` and `error_count`; every 413 its limit,
-`limit_bytes`)."""
+errors of scoring and vision) to HTTP status codes, in one place. Every 4xx and 503 body
+has one shape (api.schemas.ErrorPublic): `{"detail": str, "reason": str, ...}`, `detail`
+in words and `reason` a stable snake_case code, with fields that depend on the error
+(`code`, `problems`, or for an invalid request `errors` and `error_count`; every 413 its
+limit, `limit_bytes`)."""
 
 from __future__ import annotations
 
@@ -11,32 +12,37 @@ from typing import Any
 
 
 class ApiError(Exception):
-    """Base: `message` for people, `extra` merged into the JSON error body."""
+    """Base: `message` for people, `extra` merged into the JSON error body. `extra` always
+    holds `reason`: the class's own unless the raise site names a narrower one."""
 
     status_code = 400
+    reason = "bad_request"
 
     def __init__(self, message: str, **extra: Any) -> None:
         super().__init__(message)
         self.message = message
-        self.extra = extra
+        self.extra = {"reason": type(self).reason, **extra}
 
 
 class NotFound(ApiError):
     """An unknown game, round, player, photo or detection."""
 
     status_code = 404
+    reason = "not_found"
 
 
 class MissingToken(ApiError):
     """A write without the game's edit token."""
 
     status_code = 401
+    reason = "missing_token"
 
 
 class WrongToken(ApiError):
     """A write with a token that is not this game's."""
 
     status_code = 403
+    reason = "wrong_token"
 
 
 class Conflict(ApiError):
@@ -44,10 +50,13 @@ class Conflict(ApiError):
     every player confirmed, a change to a recorded round."""
 
     status_code = 409
+    reason = "conflict"
 
 
 class StaleVersion(Conflict):
-    """The write named a version that has moved on; `current` is the state now."""
+    """The write named a version that has moved on; `current_version` is the version now."""
+
+    reason = "stale_version"
 
 
 class Unprocessable(ApiError):
@@ -55,6 +64,7 @@ class Unprocessable(ApiError):
     the photo, a round whose tallies break the hand size or the deck."""
 
     status_code = 422
+    reason = "unprocessable"
 
 
 class PayloadTooLarge(ApiError):
@@ -62,15 +72,17 @@ class PayloadTooLarge(ApiError):
     as a number, `limit_bytes`, beside its sentence (a client need not read the words)."""
 
     status_code = 413
+    reason = "too_large"
 
     def __init__(self, message: str, *, limit_bytes: int, **extra: Any) -> None:
-        super().__init__(message, reason="too_large", limit_bytes=int(limit_bytes), **extra)
+        super().__init__(message, limit_bytes=int(limit_bytes), **extra)
 
 
 class DetectorUnavailable(ApiError):
     """The detector cannot be loaded (no weights, no runtime)."""
 
     status_code = 503
+    reason = "unavailable"
 
 
 # --- the body of an invalid request (422) ----------------------------------------------

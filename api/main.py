@@ -6,8 +6,10 @@ Nothing here loads a model: the detector is loaded by the first request that nee
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
@@ -36,10 +38,16 @@ WEB_DIR = Path(__file__).parent / "web"
 # Multipart framing and the small form fields around a photo.
 FORM_OVERHEAD_BYTES = 64 * 1024
 
-# Documented on every route; a route's own entry for a status adds its cases.
+# Documented on every route, each in the one error shape (ErrorPublic); a route's own
+# entry for a status adds its cases.
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     413: error_response("the request body is over the route's limit"),
     422: error_response("the request is not valid: `errors` lists its first problems"),
+    503: error_response("the database is busy: try again (`Retry-After`)"),
+    "4XX": error_response(
+        "any other client error: an unknown path (404), a method the path does not take "
+        "(405), a malformed body (400)"
+    ),
 }
 MAX_DETAIL = 1_000  # characters of an error's `detail`
 
@@ -99,14 +107,27 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
-def _error(status: int, detail: str, **extra: Any) -> JSONResponse:
+def _error(status: int, detail: str, *, reason: str, **extra: Any) -> JSONResponse:
+    """The one error body (api.schemas.ErrorPublic): `detail` in words, `reason` a code."""
     headers: dict[str, str] = {}
     if status == 503:
         headers["Retry-After"] = "1"
     if status == 413:  # the rest of the body is left unread: the connection cannot go on
         headers["Connection"] = "close"
-    body = {"detail": safe_text(detail, MAX_DETAIL), **extra}
+    body = {"detail": safe_text(detail, MAX_DETAIL), "reason": reason, **extra}
     return JSONResponse(body, status_code=status, headers=headers)
+
+
+def http_reason(status: int) -> str:
+    """The `reason` of Starlette's own errors: the status's phrase in snake_case
+    ("not_found", "method_not_allowed"); a 413 is `too_large`, as the service's own are."""
+    if status == 413:
+        return "too_large"
+    try:
+        phrase = HTTPStatus(status).phrase
+    except ValueError:
+        return "http_error"
+    return re.sub(r"[^a-z0-9]+", "_", phrase.lower()).strip("_")
 
 
 def _add_error_handlers(app: FastAPI) -> None:
@@ -123,18 +144,18 @@ def _add_error_handlers(app: FastAPI) -> None:
         extra: dict[str, Any] = {"code": error.code}
         if isinstance(error, InvalidTallyError):
             extra["key"] = error.key
-        return _error(422, str(error), **extra)
+        return _error(422, str(error), reason=error.code, **extra)
 
     async def photo_error(request: Request, error: Exception) -> Response:
         assert isinstance(error, PhotoError)
         status = PHOTO_STATUS.get(error.reason, 422)
-        extra: dict[str, Any] = {"reason": error.reason}
+        extra: dict[str, Any] = {}
         if status == 413:  # the photo's limits, as the upload routes decode with them
             limits: Settings = request.app.state.settings
             extra["limit_bytes"] = limits.max_upload_bytes
             if error.reason == "too_many_pixels":
                 extra["limit_pixels"] = limits.max_pixels
-        return _error(status, str(error), **extra)
+        return _error(status, str(error), reason=error.reason, **extra)
 
     async def invalid_request(_: Request, error: Exception) -> Response:
         assert isinstance(error, RequestValidationError)
@@ -152,8 +173,9 @@ def _add_error_handlers(app: FastAPI) -> None:
         if error.status_code == 413:  # a body over the app's limit (BodyTooLarge)
             limits: Settings = request.app.state.settings
             whole = limits.max_upload_bytes + FORM_OVERHEAD_BYTES
-            extra = {"reason": "too_large", "limit_bytes": getattr(error, "limit_bytes", whole)}
-        response = _error(error.status_code, str(error.detail), **extra)
+            extra = {"limit_bytes": getattr(error, "limit_bytes", whole)}
+        reason = http_reason(error.status_code)
+        response = _error(error.status_code, str(error.detail), reason=reason, **extra)
         response.headers.update(error.headers or {})
         return response
 

@@ -120,14 +120,20 @@ class InvalidFieldPublic(BaseModel):
 
 
 class ErrorPublic(BaseModel):
-    """Every 4xx body. `detail` says what is wrong in words; other fields depend on the
-    error: `reason` (too_large, invalid, busy...), `code` and `problems` for tallies that
-    could not have been dealt, `current_version` for a stale version."""
+    """Every 4xx and 503 body. `detail` says what is wrong in words, `reason` as a code;
+    other fields depend on the error: `code` and `problems` for tallies that could not
+    have been dealt, `current_version` for a stale version."""
 
     model_config = ConfigDict(extra="allow")
 
-    detail: str
-    reason: str | None = None
+    detail: str = Field(description="what is wrong, in words for people")
+    reason: str = Field(
+        description="what is wrong as a stable snake_case code for programs: the error's "
+        "kind (not_found, missing_token, wrong_token, conflict, stale_version, "
+        "unprocessable, invalid, too_large, method_not_allowed, unavailable, busy...) "
+        "or a narrower case of it (would_replace, round_recorded, not_an_image...)",
+        examples=["not_found"],
+    )
     errors: list[InvalidFieldPublic] | None = Field(
         default=None, description="an invalid request's first problems (at most 5)"
     )

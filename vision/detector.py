@@ -32,24 +32,17 @@ from vision.stack_check import MIN_PROBABILITY, ON_WASABI, context_crops, trimme
 
 WEIGHTS_DIR = Path(__file__).parent / "weights"
 MODEL_CARD = "model.json"  # metadata beside the weights: files, image size, when trained
-# The finder's NMS overlap. Labels box each card's visible part, so two true boxes hardly
-# ever overlap (on 500 held-out photos, 1 pair in 3,765 above IoU 0.4, none above 0.5);
-# at ultralytics' 0.7 a second box on one card survived and counted it twice. 0.7 -> 0.5
-# took exact tallies from 82.3 % to 86.0 % on 300 held-out photos.
+# The finder's NMS overlap, below ultralytics' 0.7: labels box each card's visible part, so
+# two true boxes hardly overlap, and at 0.7 a second box on one card counted it twice.
 NMS_IOU = 0.5
 DETECTION_CONF = 0.25
-# A collection small in the frame is looked at again, closer: when its cards span less
-# than ZOOM_BELOW_SPAN of the photo's width and of its height, the finder runs a second
-# time on the region around them (ZOOM_MARGIN of the photo's long side added on each
-# side), where thin strips of covered cards are larger in its input. Chosen on the
-# seed-3000 held-out photos (500; 180 of them zoomed): exact tallies 97.6 % -> 98.8 %.
+# A collection spanning less than ZOOM_BELOW_SPAN of the photo's width and height is looked
+# at again around its cards (plus ZOOM_MARGIN), where thin strips of covered cards are larger.
 ZOOM_BELOW_SPAN = 0.55
 ZOOM_MARGIN = 0.12
 ZOOM_ASPECT_STEP = 0.2
 # The second look runs at three quarters of the finder's image size (480 px for 640): the
-# region is already closer, and the smaller input costs 11-13 ms instead of 18-21 ms.
-# Exact tallies by second-look size on the tuning photos (seed 3000 / seed 6000):
-# 640 99.2 / 98.6 %, 544 99.4 / 98.8, 480 99.2 / 98.8, 416 99.4 / 98.2, 352 98.6 / 98.0.
+# region is already closer, and a smaller input is quicker.
 ZOOM_SIZE = 0.75
 
 # Classifier index -> label id (LABELS follows TALLY_KEYS, the classifier CARD_KINDS).
@@ -238,9 +231,8 @@ class CardDetector:
         it (vision/stack_check.py). Zeros when these weights have no stack check.
 
         Each crop is also asked mirrored, and the likelier answer kept: card-spec lets a
-        nigiri be shifted sideways either way, and a check trained on wasabi strips on the
-        left (all the generator drew until the thirteenth session) read most strips on
-        the right as no wasabi (HISTORY@3cd44f8, "Another hand's photos")."""
+        nigiri be shifted sideways either way, and a check that learned strips on one side
+        can miss them on the other."""
         if self._stack_check is None or not len(boxes):
             return np.zeros(len(boxes), np.float32)
         crops = context_crops(image, boxes, self.stack_crop)
@@ -327,8 +319,7 @@ def zoom_region(boxes: np.ndarray, size: tuple[int, int]) -> tuple[int, int, int
     The region's short side is widened to a multiple of ZOOM_ASPECT_STEP of its long
     side, so that the finder's inputs come in a few shapes (640 x 128, 256 ... 640): it is
     compiled once per input shape (vision/finder.py). Regions of the photo's own aspect
-    would need no new shape but zoom less into a row of cards (98.0 % instead of 98.8 % on
-    the tuning photos).
+    would need no new shape but zoom less into a row of cards.
     """
     if not len(boxes):
         return None

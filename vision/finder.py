@@ -1,13 +1,9 @@
 """The card finder's network under OpenVINO: compiled for the shapes a table sends most, and
 once for every other shape.
 
-Why OpenVINO and not onnxruntime for this one network: on this machine's CPU (AVX-512)
-the same ONNX file runs about a quarter faster under OpenVINO, compiled for a fixed input
-shape, than under onnxruntime (640 x 384: 13.0 against 18.0 ms; 640 x 480: 16.2 against
-22.3 ms), with raw outputs equal to 2e-4 (benchmarks/bench_detect.py has the whole-photo
-figures). The finder is most of a photo's time, so this is where a runtime matters; the
-int8 crop networks ran no faster under OpenVINO and stay on onnxruntime, which also made
-and measured them (vision/training/quantize.py).
+OpenVINO for this one network because the finder is most of a photo's time
+(benchmarks/bench_detect.py --stages), so this is where a runtime matters; the int8 crop
+networks stay on onnxruntime, which made and measured them (vision/training/quantize.py).
 
 Precision is pinned to f32: on CPUs with bf16 units OpenVINO may otherwise compute in
 bf16, and the finder's boxes must equal ultralytics' (tests/vision/test_detector.py).
@@ -21,14 +17,9 @@ from typing import Any
 
 import numpy as np
 
-# The first FIXED_SHAPES input shapes a process meets (a table's phones send one or two:
-# the photo upright or on its side) get the network compiled for that shape; every other
-# shape (second looks, tiles, turns) one compilation of the dynamic-shape network, which
-# reads 1.2x slower but holds no 21 MB per shape: after 40 photos of as many shapes one
-# compilation per shape had grown 457 MB, dynamic alone 256 MB (bench_finder_shapes). On
-# 12 MP photos (bench_detect) the fast path ran 1.33x `predict` this way, 1.27x dynamic
-# alone, 1.51x per shape; the service's memory after bench_hostile's requests and 101
-# uploads grew 195.8 MB from its start this way, 164.4 dynamic alone, 206.9 per shape.
+# The shapes a table's phones send most (upright, on its side) get a network compiled for
+# each; every other shape shares one dynamic-shape compilation, slower but of bounded
+# memory (benchmarks/bench_finder_shapes.py measures the three ways).
 FIXED_SHAPES = 2
 CACHED_SHAPES = 16  # the plugin's own cache of what each dynamic shape needs
 
@@ -38,8 +29,8 @@ class FinderNetwork:
     (1, 4 + nc, A) output.
 
     The network itself takes (1, 3, H, W) float32 RGB in [0, 1]; the conversion is
-    compiled into the network (OpenVINO's pre-processing), which saved the 0.6 ms that
-    converting in numpy took (vision.classifier.to_input does it for the crop networks).
+    compiled into the network (OpenVINO's pre-processing), so no numpy pass does it first
+    (vision.classifier.to_input does it for the crop networks).
 
     A finder exported with dynamic shapes takes any H and W that are multiples of
     `stride`; a fixed-size export takes only its own shape (`stride` is None then).
@@ -57,7 +48,7 @@ class FinderNetwork:
             "PERFORMANCE_HINT": "LATENCY",
             "NUM_STREAMS": 1,
             # Threads not tied to cores: in the service they share two cores with the
-            # request threads (pinned or not measured the same in bench_detect).
+            # request threads.
             "ENABLE_CPU_PINNING": False,
             "CPU_RUNTIME_CACHE_CAPACITY": CACHED_SHAPES,
         }

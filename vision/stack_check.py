@@ -1,11 +1,10 @@
 """The stack check: is there a wasabi under this nigiri?
 
-The finder boxes a wasabi under a nigiri by the strip of it that shows. Shifted sideways,
-that strip is a few pixels wide at the finder's resolution, and missing it was the most
-frequent error of the first models (22 of 41 wrong tallies on 300 held-out photos: the
-stack read as a plain nigiri). A second look settles it: a two-class network of the
-classifier's design on a crop of the nigiri's box at the photo's decoded resolution,
-padded by CONTEXT on every side so that a strip sticking out on any side is in view.
+The finder boxes a wasabi under a nigiri by the strip of it that shows, a few pixels wide
+at the finder's resolution, so a missed strip reads the stack as a plain nigiri. A second
+look settles it: a two-class network of the classifier's design on a crop of the nigiri's
+box at the photo's decoded resolution, padded by CONTEXT on every side so that a strip
+sticking out on any side is in view.
 The shipped check takes 128 px crops, the classifier 96 px: what tells a wasabi's top above
 a nigiri from another yellow card's is its small green icon, a few pixels across at 96 px.
 The detector feeds it crops of the size its ONNX file takes.
@@ -23,31 +22,16 @@ from vision.classifier import CROP, crop_boxes
 
 CONTEXT = 0.4  # of the box's longer side, each side: a strip sticks out 15-35 % of a card
 ON_WASABI = 1  # class index; 0 = a plain nigiri
-# A stack only when the check is sure: a true stack's strip is usually found and paired by
-# geometry anyway (vision/reading.py), so the check matters where no strip was found, and
-# there its doubtful "on a wasabi" is mostly another yellow card's top above the nigiri.
-# On the printed deck's tuning set (seed 13000, 300 photos) 0.7, 0.85 and 0.95 all read
-# 98.0 % exactly; at 0.95 5 of its 6 wrong photos carry a warning (3 of 6 at 0.7) and 18 %
-# of the right ones (41 % at 0.7), as the hand size then settles the doubtful stacks.
+# A stack only when the check is sure: it matters where no strip was found, and there a
+# doubtful "on a wasabi" is mostly another yellow card's top (the hand size warns instead).
 MIN_PROBABILITY = 0.95
-# A nigiri shifted sideways (or down) on its wasabi is often boxed together with the strip
-# of the wasabi that shows, and the classifier, which learned boxes of one card, then read
-# the nigiri as another (squid as egg, mostly): 7 of the 19 wrong photos of five sets of
-# art never trained on, with the nigiri in full view. So a stacked nigiri's kind is also
-# read from the mean of the classifier's answers on its box and on the box trimmed to
-# STRIP_KEEP of its width (left part, right part) and of its height (top, bottom): one of
-# them holds the nigiri alone. On those sets' 848 stacked nigiri read un-turned the kind
-# was wrong 7 times from the box alone, and 5 / 1 / 4 times from trims keeping 0.7 / 0.8 /
-# 0.9; on the tuning sets' 594, never either way. Four fresh art sets (1,200 photos) then
-# read 3 more photos exactly and none fewer (HISTORY@3cd44f8, "A stacked nigiri boxed
-# with its strip").
+# A stacked nigiri is often boxed with its wasabi's strip, which the one-card classifier
+# misreads: its kind is also read from trims keeping STRIP_KEEP of it, one the nigiri alone.
 STRIP_KEEP = 0.8
 
 
-# The side of the crops `sushigo train` trains the check on: what ships. The word on a
-# wasabi's banner is about 6 px tall at 96 px; at 128 px three fresh sets read 893 of 900
-# photos exactly against 890 (tenth session, HISTORY@3cd44f8, "Photo sizes, three
-# reading fixes and the hand size").
+# The side of the crops `sushigo train` trains the check on (what ships): larger than the
+# classifier's 96 px, where the word on a wasabi's banner is only about 6 px tall.
 SIZE = 128
 
 

@@ -107,8 +107,7 @@ def crops_from_dataset(
     `false_alarms`, when given, maps an image to the boxes a card finder puts on it (for
     example `CardDetector.find_collection`'s); those lying off every card become "none"
     crops too, so that the classifier learns to turn down what the finder mistakes for
-    a card (a tablecloth's red stripes read as maki: HISTORY@3cd44f8, "Printed
-    tablecloths")."""
+    a card (a tablecloth's red stripes read as maki)."""
     from datasets.yolo_format import read_split
 
     rng = np.random.default_rng(seed)
