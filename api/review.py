@@ -286,7 +286,7 @@ def assess(
     stack_with: dict[int, int] = {}
     if state.photo_id is not None:
         reading = read_tally(state.detections())
-        detected = {key: int(value) for key, value in reading.tally.items()}
+        detected = reading.tally.to_dict()
         # Vision's notices only: the collection's own problems (reading.problems) come
         # once, as `problems` below, checked with the player's name.
         warnings = [*notes, *(notice.text for notice in reading.notices)]

@@ -179,7 +179,7 @@ def _draw_panel(canvas: np.ndarray, style: _Style, reading: Reading) -> None:
     lines = [(f"{reading.cards} cards", PANEL_TEXT)]
     lines += [
         (f"{TALLY_NAMES.get(key, key)}: {count}", PANEL_TEXT)
-        for key, count in reading.tally.items()
+        for key, count in reading.tally.to_dict().items()
         if count
     ]
     lines += [(f"! {warning}", WARNING_TEXT) for warning in reading.texts]

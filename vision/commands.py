@@ -181,7 +181,7 @@ def run_detect(args: argparse.Namespace) -> int:
         json.dump(reading.to_json(), sys.stdout)
         print()
         return 0
-    counts = ", ".join(f"{k} {v}" for k, v in reading.tally.items() if v) or "no cards"
+    counts = ", ".join(f"{k} {v}" for k, v in reading.tally.to_dict().items() if v) or "no cards"
     print(f"{reading.cards} cards: {counts}")
     for warning in reading.texts:
         print(f"warning: {warning}")

@@ -130,12 +130,6 @@ def _mean_confidence(detections: Detections) -> float:
     return float(detections.confidence.mean()) if len(detections) else 0.0
 
 
-def turn_note(degrees: int) -> str:
-    """The words of the notice of a photo read turned `degrees` clockwise (notices.turned),
-    for what keeps warnings as words (vision.training.evaluate's report)."""
-    return notices.turned(degrees).text
-
-
 def read_detections(detections: Detections, *, players: int | None = None) -> Reading:
     """The reading of the detector's own detections: the tally, with the hand size settling
     a doubtful stack when the player count is known (reading.settle_hand_size). A

@@ -107,7 +107,7 @@ DEFAULT_CARD_ASPECT: Final[float] = 396 / 267
 class Reading:
     """What one photo's detections say about a player's collection.
 
-    tally: the 15 contract keys (TALLY_KEYS), non-negative counts.
+    tally: the collection's counts (scoring.Tally; to_json gives the 15 contract keys).
     detections: the boxes kept after confidence filtering and duplicate suppression.
     stacks: (wasabi index, nigiri index) into `detections`, one per stack found.
     warnings: what a reviewer is told, in order: vision's own notices (vision.notices),
@@ -125,7 +125,7 @@ class Reading:
         (vision/pipeline.py); the boxes are in the photo so turned.
     """
 
-    tally: dict[str, int]
+    tally: Tally
     detections: Detections
     stacks: list[tuple[int, int]] = field(default_factory=list)
     warnings: list[ReadingWarning] = field(default_factory=list)
@@ -139,7 +139,7 @@ class Reading:
         """The body of POST /api/v1/detect (design.md), with `turned`: the degrees
         clockwise the photo was turned to read it (0 nearly always)."""
         return {
-            "tally": {key: int(self.tally.get(key, 0)) for key in TALLY_KEYS},
+            "tally": self.tally.to_dict(),
             "cards": int(self.cards),
             "detections": self.detections.to_records(),
             "warnings": self.texts,
@@ -190,13 +190,13 @@ def read_tally(
         new_index[i] for i in keep.tolist() if kept.labels[i] in STACK_LABELS and i not in paired
     ]
     tally = count_tally(final.labels, stacks)
-    cards = sum(tally.values()) + sum(tally[key] for key in STACKS)
+    cards = tally.cards
     warnings: list[ReadingWarning] = [
         *([NO_CARDS] if not cards else []),
         *_low_confidence_notice(final, low_confidence),
         *(notice for doubt in _DOUBTS for notice in _doubt_notice(final, doubt)),
         *_strip_only_notice(final, stacks),
-        *check_collection(Tally.from_mapping(tally), players=players),
+        *check_collection(tally, players=players),
     ]
     return Reading(
         tally=tally,
@@ -281,15 +281,16 @@ def _leaning_nigiri(reading: Reading) -> int | None:
     return max(candidates, key=lambda i: float(under[i]), default=None)
 
 
-def count_tally(labels: Sequence[str], stacks: Iterable[tuple[int, int]]) -> dict[str, int]:
-    """Counts per tally key; each (wasabi, nigiri) pair becomes one `<nigiri>_on_wasabi`."""
+def count_tally(labels: Sequence[str], stacks: Iterable[tuple[int, int]]) -> Tally:
+    """The tally of boxes labelled `labels`: each (wasabi, nigiri) index pair is one
+    `<nigiri>_on_wasabi`, every other box one card of its label."""
     counts: Counter[str] = Counter()
     in_stack: set[int] = set()
     for wasabi, nigiri in stacks:
         counts[f"{labels[nigiri]}_on_wasabi"] += 1
         in_stack.update((wasabi, nigiri))
     counts.update(label for i, label in enumerate(labels) if i not in in_stack)
-    return {key: counts[key] for key in TALLY_KEYS}
+    return Tally(**{key: counts[key] for key in TALLY_KEYS})
 
 
 # --- duplicates -------------------------------------------------------------------------

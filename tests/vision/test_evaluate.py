@@ -8,33 +8,31 @@ import numpy as np
 
 from datasets.synth import write_dataset
 from datasets.yolo_format import SPLITS, read_split
-from scoring.cards import TALLY_KEYS
+from scoring import Tally, check_collection
+from vision import notices
 from vision.detections import Detections
 from vision.labels import LABEL_ID
 from vision.photo import load_photo_file
-from vision.pipeline import turn_note
 from vision.training.evaluate import WRONG_PRINTED, PhotoResult, Report, evaluate, format_report
 
-
-def tally(**counts: int) -> dict[str, int]:
-    return {key: counts.get(key, 0) for key in TALLY_KEYS}
+TRUTH = Tally(tempura=3, egg_on_wasabi=1, pudding=2)
 
 
-def result(name: str, read: dict[str, int], meta: dict | None = None, **kw: object) -> PhotoResult:
-    truth = tally(tempura=3, egg_on_wasabi=1, pudding=2)
-    return PhotoResult(name, truth, read, meta or {}, 0.04, **kw)  # type: ignore[arg-type]
+def result(name: str, read: Tally, meta: dict | None = None, **kw: object) -> PhotoResult:
+    return PhotoResult(name, TRUTH, read, meta or {}, 0.04, **kw)  # type: ignore[arg-type]
 
 
 def test_the_photos_read_wrong_are_listed_with_what_was_wrong_and_what_was_said() -> None:
+    read = Tally(tempura=2, egg=1, pudding=2)
+    problems = check_collection(read, players=5)  # a hand-size problem, in the rules' words
+    assert [problem.message for problem in problems] == [
+        "this collection has 5 cards, the hand size for 5 players is 7: 2 cards were "
+        "probably missed"
+    ]
     report = Report(
         photos=[
-            result("000001", tally(tempura=3, egg_on_wasabi=1, pudding=2)),
-            result(
-                "000441",
-                tally(tempura=2, egg=1, pudding=2),
-                {"fill": 0.3, "tilt": 10},
-                warnings=("7 cards expected for 5 players, 6 found",),
-            ),
+            result("000001", TRUTH),
+            result("000441", read, {"fill": 0.3, "tilt": 10}, warnings=tuple(problems)),
         ]
     )
     summary = report.summary()
@@ -44,7 +42,7 @@ def test_the_photos_read_wrong_are_listed_with_what_was_wrong_and_what_was_said(
             "photo": "000441",
             "read_and_true": {"tempura": [2, 3], "egg": [1, 0], "egg_on_wasabi": [0, 1]},
             "hard": ["small_in_frame"],
-            "warnings": ["7 cards expected for 5 players, 6 found"],
+            "warnings": [problems[0].message],
         }
     ]
     assert summary["warned"] == {"wrong": 1.0, "right": 0.0}
@@ -52,12 +50,12 @@ def test_the_photos_read_wrong_are_listed_with_what_was_wrong_and_what_was_said(
     assert "photos read wrong: 1" in printed
     assert "with a warning: 1.000 of the photos read wrong, 0.000 of those read right" in printed
     line = next(line for line in printed.splitlines() if line.startswith("000441"))
-    assert "tempura 2 (3)" in line and "small_in_frame" in line and "6 found" in line
+    assert "tempura 2 (3)" in line and "small_in_frame" in line and "probably missed" in line
     assert "000001" not in printed
 
 
 def test_a_long_list_of_wrong_photos_is_cut_in_print_but_not_in_the_json() -> None:
-    wrong = [result(f"{n:06d}", tally()) for n in range(WRONG_PRINTED + 5)]
+    wrong = [result(f"{n:06d}", Tally()) for n in range(WRONG_PRINTED + 5)]
     summary = Report(photos=wrong).summary()
     assert summary["warned"]["wrong"] == 0.0  # none carries a warning
     assert len(summary["wrong_photos"]) == WRONG_PRINTED + 5
@@ -66,18 +64,18 @@ def test_a_long_list_of_wrong_photos_is_cut_in_print_but_not_in_the_json() -> No
     assert "and 5 more" in printed
 
 
-def test_a_photo_read_turned_is_warned_only_by_more_than_its_turn_note() -> None:
-    note = turn_note(330)
-    right = tally(tempura=3, egg_on_wasabi=1, pudding=2)
+def test_a_photo_read_turned_is_warned_only_by_more_than_its_turn_notice() -> None:
+    turn = notices.turned(330)
+    low = notices.low_confidence(["egg"], 0.5)
+    hand = check_collection(Tally(egg=1), players=5)[0]
     report = Report(
         photos=[
-            result("000001", right, warnings=(note,), turned=330),
-            result("000002", right, warnings=(note, "1 detection below 50% confidence: egg"),
-                   turned=330),
-            result("000003", right),
-            result("000004", right, warnings=(note,), turned=0),  # not its own turn's note
+            result("000001", TRUTH, warnings=(turn,), turned=330),
+            result("000002", TRUTH, warnings=(turn, low), turned=330),
+            result("000003", TRUTH),
+            result("000004", TRUTH, warnings=(hand, turn), turned=330),
         ]
-    )  # fmt: skip
+    )
     assert report.summary()["warned"]["right"] == 0.5
 
 

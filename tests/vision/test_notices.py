@@ -11,7 +11,7 @@ from scoring import Problem, ProblemCode
 from tests.vision.test_reading import FOUR_CARDS, Table, boxes, leaning, spread
 from vision.detections import Detections
 from vision.notices import NO_CARDS, Notice, NoticeCode, turned, warning_text
-from vision.pipeline import read_detections, read_turned, turn_note
+from vision.pipeline import read_detections, read_turned
 from vision.reading import read_tally, settle_hand_size
 
 
@@ -106,4 +106,4 @@ def test_the_turn_notice() -> None:
     assert (
         turned(330).text == "the photo was read turned 30° anticlockwise: its cards lay at a slant"
     )
-    assert turn_note(270) == turned(270).text == str(turned(270))
+    assert turned(270).text == str(turned(270))

@@ -20,7 +20,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from scoring.cards import DECK, HAND_SIZE, NIGIRI, STACKS, TALLY_KEYS
+from scoring import Tally, check_collection
+from scoring.cards import DECK, HAND_SIZE, NIGIRI, TALLY_KEYS
 from vision.boxes import intersections, pairwise_intersections
 from vision.detections import Detections
 from vision.labels import label_id
@@ -30,6 +31,7 @@ from vision.reading import (
     NIGIRI_DOUBT,
     NO_CARDS,
     Reading,
+    count_tally,
     read_tally,
     same_card,
     settle_hand_size,
@@ -144,7 +146,7 @@ def boxes(*rows: tuple[str, list[float], float]) -> Detections:
 
 
 def nonzero(reading: Reading) -> dict[str, int]:
-    return {key: count for key, count in reading.tally.items() if count}
+    return {key: count for key, count in reading.tally.to_dict().items() if count}
 
 
 # --- layouts ----------------------------------------------------------------------------
@@ -614,7 +616,7 @@ def test_maki_cards_count_by_icons() -> None:
         table.card(label, 40 + k * 70, 50)
     reading = read_tally(table.detections())
     assert nonzero(reading) == {"maki_1": 1, "maki_2": 2, "maki_3": 3}
-    icons = reading.tally["maki_1"] + 2 * reading.tally["maki_2"] + 3 * reading.tally["maki_3"]
+    icons = reading.tally.maki_icons
     assert icons == 14
 
 
@@ -860,7 +862,7 @@ def test_deck_warnings() -> None:
 
 def test_empty_detections() -> None:
     reading = read_tally(Detections.empty())
-    assert reading.tally == dict.fromkeys(TALLY_KEYS, 0)
+    assert reading.tally == Tally()
     assert reading.cards == 0
     assert reading.stacks == []
     assert reading.warnings == [NO_CARDS]
@@ -882,12 +884,32 @@ def test_to_json_is_the_detect_body() -> None:
     assert set(body["detections"][0]) == {"label", "confidence", "box"}
     assert json.loads(json.dumps(body)) == body
     assert all(type(v) is int for v in body["tally"].values())
+    assert json.dumps(body["tally"]) == (
+        '{"tempura": 1, "sashimi": 0, "dumpling": 0, "maki_1": 0, "maki_2": 0, "maki_3": 0, '
+        '"egg": 0, "salmon": 0, "squid": 0, "egg_on_wasabi": 0, "salmon_on_wasabi": 0, '
+        '"squid_on_wasabi": 1, "wasabi": 0, "chopsticks": 0, "pudding": 0}'
+    )
+
+
+def test_the_tally_is_the_rules_engines() -> None:
+    """count_tally gives a scoring.Tally, which the reading carries and checks as it is."""
+    labels = ["wasabi", "egg", "egg", "maki_3", "wasabi"]
+    tally = count_tally(labels, [(0, 1)])
+    assert tally == Tally(egg_on_wasabi=1, egg=1, maki_3=1, wasabi=1)
+    reading = read_tally(Table().stack("egg", 50, 50).card("maki_3", 150, 50).detections())
+    assert type(reading.tally) is Tally
+    assert reading.tally == Tally(egg_on_wasabi=1, maki_3=1)
+    assert reading.cards == reading.tally.cards == 3
+    assert reading.problems == []
+    assert read_tally(Table().card("egg", 50, 50).detections(), players=5).problems == (
+        check_collection(Tally(egg=1), players=5)
+    )
 
 
 def test_cards_count_each_stack_twice() -> None:
     reading = read_tally(Table().stack("egg", 50, 50).stack("salmon", 150, 50).detections())
     assert reading.cards == 4
-    assert sum(reading.tally[key] for key in STACKS) == 2
+    assert reading.tally.stacks == 2
 
 
 def test_a_stack_near_the_camera_of_a_steep_photo_fits_by_its_own_length() -> None:

@@ -18,8 +18,9 @@ import numpy as np
 from scoring import Tally, score_round
 from scoring.cards import CARD_KINDS, STACKS, TALLY_KEYS
 from vision.boxes import ious
+from vision.notices import Notice, NoticeCode, ReadingWarning, warning_text
 from vision.photo import boxes_turned_back, load_photo_file
-from vision.pipeline import Detector, detect_photo, read_detections, read_turned, turn_note
+from vision.pipeline import Detector, detect_photo, read_detections, read_turned
 
 # Conditions that make a photo hard, from the generator's record of how it was made.
 HARD = {
@@ -35,18 +36,18 @@ WRONG_PRINTED = 30  # photos read wrong listed in the printed report
 @dataclass
 class PhotoResult:
     name: str
-    truth: dict[str, int]
-    predicted: dict[str, int]
+    truth: Tally
+    predicted: Tally
     meta: dict[str, Any]
     seconds: float
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[ReadingWarning, ...] = ()  # the reading's, in order
     turned: int = 0  # degrees clockwise the photo was read turned
 
     @property
     def warned(self) -> bool:
-        """Whether the reviewer was told to look: a warning other than the note that the
+        """Whether the reviewer was told to look: a warning other than the notice that the
         photo was read turned (which says why it shows turned, not that it reads wrong)."""
-        return any(w != turn_note(self.turned) for w in self.warnings)
+        return any(not _is_turn_notice(w) for w in self.warnings)
 
     @property
     def exact(self) -> bool:
@@ -54,23 +55,20 @@ class PhotoResult:
 
     def differences(self) -> dict[str, list[int]]:
         """Each tally key read wrong: [read, true]."""
-        return {
-            key: [self.predicted[key], self.truth[key]]
-            for key in TALLY_KEYS
-            if self.predicted[key] != self.truth[key]
-        }
+        read, true = self.predicted.to_dict(), self.truth.to_dict()
+        return {key: [read[key], true[key]] for key in TALLY_KEYS if read[key] != true[key]}
 
     def right(self, keys: tuple[str, ...]) -> bool:
-        return all(self.truth[k] == self.predicted[k] for k in keys)
+        return all(getattr(self.truth, k) == getattr(self.predicted, k) for k in keys)
 
     @property
     def maki_icons_right(self) -> bool:
-        return _icons(self.truth) == _icons(self.predicted)
+        return self.truth.maki_icons == self.predicted.maki_icons
 
     @property
     def cards_right(self) -> bool:
         """The card count (a stack counting two) is right: what the hand-size check sees."""
-        return _cards(self.truth) == _cards(self.predicted)
+        return self.truth.cards == self.predicted.cards
 
     @property
     def score_right(self) -> bool:
@@ -79,16 +77,12 @@ class PhotoResult:
         return _dishes(self.truth) == _dishes(self.predicted) and self.maki_icons_right
 
 
-def _icons(t: dict[str, int]) -> int:
-    return t["maki_1"] + 2 * t["maki_2"] + 3 * t["maki_3"]
+def _is_turn_notice(warning: ReadingWarning) -> bool:
+    return isinstance(warning, Notice) and warning.code is NoticeCode.TURNED
 
 
-def _cards(t: dict[str, int]) -> int:
-    return sum(t.values()) + sum(t[key] for key in STACKS)
-
-
-def _dishes(t: dict[str, int]) -> dict[str, int]:
-    score = score_round([Tally.from_mapping(t), Tally()], validate=False)[0].breakdown
+def _dishes(t: Tally) -> dict[str, int]:
+    score = score_round([t, Tally()], validate=False)[0].breakdown
     return {k: v for k, v in score.items() if k != "maki"}
 
 
@@ -127,16 +121,9 @@ class Report:
             for name, results in rows.items()
         }
         errors = {
-            key: {
-                "photos_wrong": sum(1 for r in self.photos if r.truth[key] != r.predicted[key]),
-                "mean_abs_error": float(
-                    np.mean([abs(r.truth[key] - r.predicted[key]) for r in self.photos])
-                )
-                if self.photos
-                else 0.0,
-                "over": sum(max(0, r.predicted[key] - r.truth[key]) for r in self.photos),
-                "under": sum(max(0, r.truth[key] - r.predicted[key]) for r in self.photos),
-            }
+            key: _count_errors(
+                [getattr(r.predicted, key) - getattr(r.truth, key) for r in self.photos]
+            )
             for key in TALLY_KEYS
         }
         seconds = [r.seconds for r in self.photos]
@@ -147,7 +134,7 @@ class Report:
                 "photo": r.name,
                 "read_and_true": r.differences(),
                 "hard": [name for name, test in HARD.items() if test(r.meta)],
-                "warnings": list(r.warnings),
+                "warnings": [warning_text(w) for w in r.warnings],
             }
             for r in misread
         ]
@@ -166,6 +153,16 @@ class Report:
             "wrong_photos": wrong,
             "warned": warned,
         }
+
+
+def _count_errors(misses: list[int]) -> dict[str, Any]:
+    """A tally key's errors from each photo's count read less its true count."""
+    return {
+        "photos_wrong": sum(1 for miss in misses if miss),
+        "mean_abs_error": float(np.mean([abs(miss) for miss in misses])) if misses else 0.0,
+        "over": sum(max(0, miss) for miss in misses),
+        "under": sum(max(0, -miss) for miss in misses),
+    }
 
 
 def _warned_share(results: list[PhotoResult]) -> float:
@@ -196,11 +193,11 @@ def evaluate(
         report.photos.append(
             PhotoResult(
                 item.image.stem,
-                item.truth["tally"],
+                Tally.from_mapping(item.truth["tally"]),
                 reading.tally,
                 item.truth["meta"],
                 seconds,
-                tuple(reading.texts),
+                tuple(reading.warnings),
                 reading.turn,
             )
         )
