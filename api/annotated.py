@@ -46,7 +46,7 @@ def annotated_jpeg(
     reading = read_tally(boxes, players=players)
     if tally is not None:
         final = Tally.from_mapping(tally)
-        reading = dataclasses.replace(reading, tally=final.to_dict(), cards=final.cards)
+        reading = dataclasses.replace(reading, tally=final, cards=final.cards)
     try:
         image = annotate(decoded.image, reading)
         return store.put_annotated(key, encode_jpeg(image))

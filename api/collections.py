@@ -36,7 +36,7 @@ from scoring import (
 from vision.detections import Detections
 from vision.photo import Photo as DecodedPhoto
 from vision.photo import turned_file
-from vision.pipeline import review_detections
+from vision.pipeline import Detector, review_detections
 
 
 def get_collection(session: Session, game: Game, number: int, seat: int) -> Collection:
@@ -332,6 +332,7 @@ def upload_photo(
     version: int,
     data: bytes,
     reading: Future[tuple[DecodedPhoto, Detections]],
+    detector: Detector,
     author: str | None,
     model: dict[str, Any] | None = None,
     replace: bool = False,
@@ -362,8 +363,9 @@ def upload_photo(
     try:
         photo, detections = reading.result()
         width, height = photo.original_size
-        # The player count settles a doubtful stack before a reviewer sees the boxes.
-        detections, _, notes = review_detections(photo, detections, len(game.players))
+        # The player count settles a doubtful stack, or has a short hand looked at closer,
+        # before a reviewer sees the boxes.
+        detections, _, notes = review_detections(photo, detections, len(game.players), detector)
         if photo.turn:
             # Read turned (its cards were not upright): the file kept is the photo so
             # turned, so that its boxes, the review page and an export all agree.

@@ -24,9 +24,7 @@ from api.errors import DetectorUnavailable
 from vision.detections import Detections
 from vision.labels import DETECTOR_LABELS
 from vision.photo import Photo
-from vision.pipeline import detect_photo
-
-Detector = Callable[[np.ndarray], Detections]
+from vision.pipeline import Detector, detect_photo
 
 # An upload's photo is decoded and detected on one of these threads while the request's
 # own thread does the upload's database checks: the JPEG decode is single-threaded and
@@ -205,9 +203,9 @@ class DetectorProvider:
     def _limited(self, detector: Detector) -> Detector:
         slots = self._slots
 
-        def run(image: np.ndarray) -> Detections:
+        def run(image: np.ndarray, size: int | None = None) -> Detections:
             with slots:
-                return detector(image)
+                return detector(image) if size is None else detector(image, size=size)
 
         run.__wrapped__ = detector  # type: ignore[attr-defined]
         return run

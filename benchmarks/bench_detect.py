@@ -299,7 +299,7 @@ def time_photos_without_cards(
 # The stages `--stages` times: the detector's own steps, and what the pipeline does around
 # them. Each is timed apart from the stages it calls (classify_stacked calls classify).
 DETECTOR_STAGES = ("find_cards", "classify", "on_wasabi", "classify_stacked")
-PIPELINE_STAGES = ("card_slant", "read_detections")
+PIPELINE_STAGES = ("card_slant", "settle")
 
 
 def print_stage_times(detector: Any, paths: list[Path], repeat: int) -> None:

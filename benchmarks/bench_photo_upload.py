@@ -86,7 +86,7 @@ def main() -> None:
 
     def tally(data: bytes) -> dict[str, int]:
         reading = read_photo(load_photo(data), detector)
-        return {k: v for k, v in reading.tally.items() if v}
+        return {k: v for k, v in reading.tally.to_dict().items() if v}
 
     server, origin = serve_web()
     rows: list[Row] = []

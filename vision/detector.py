@@ -259,10 +259,13 @@ class CardDetector:
         boxes += np.array([x0, y0, x0, y0], np.float32)
         return boxes, scores
 
-    def __call__(self, image: np.ndarray) -> Detections:
+    def __call__(self, image: np.ndarray, size: int | None = None) -> Detections:
+        """The cards in `image`; with `size`, found by the finder at that input size in one
+        look (a closer look, vision.pipeline), else at its own with a second look around a
+        collection small in the frame."""
         # No white balance: the printed card has no white to judge the light by, and the
         # networks learn coloured light and print runs from the training photos instead.
-        boxes, scores = self.find_collection(image)
+        boxes, scores = self.find_cards(image, size) if size else self.find_collection(image)
         probs = self.classify(image, boxes)
         if not len(boxes):
             return Detections.empty()

@@ -29,6 +29,7 @@ class NoticeCode(StrEnum):
     READ_AS_PLAIN = "read_as_plain"  # ... a stack box read as its plain nigiri
     READ_ON_WASABI = "read_on_wasabi"  # ... a plain nigiri read as on a wasabi
     TURNED = "turned"  # the photo was read turned (vision.pipeline)
+    LOOKED_CLOSER = "looked_closer"  # the hand made right by a closer look
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,3 +140,13 @@ def turned(degrees: int) -> Notice:
     by = degrees if degrees < 180 else 360 - degrees
     why = "lay on their side" if degrees % 90 == 0 else "lay at a slant"
     return Notice(NoticeCode.TURNED, f"the photo was read turned {by}° {side}: its cards {why}")
+
+
+def looked_closer(before: int, hand: int) -> Notice:
+    """The collection read as `before` cards, not the hand's `hand`, until it was looked
+    at closer (vision.pipeline): what that look changed is the likeliest to be wrong."""
+    return Notice(
+        NoticeCode.LOOKED_CLOSER,
+        f"the photo was looked at closer: {before} cards were found at first, the hand "
+        f"holds {hand}; check that every card is boxed once",
+    )

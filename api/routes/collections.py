@@ -12,6 +12,7 @@ from api import collections, games, public
 from api.annotated import annotated_jpeg
 from api.deps import (
     AuthorizedUploadDep,
+    DetectorDep,
     DetectorProviderDep,
     GameDep,
     GameId,
@@ -80,6 +81,7 @@ def upload_photo(
     reading: ReadingDep,  # then its decode and detection start, on another thread
     session: SessionDep,
     store: StoreDep,
+    detector: DetectorDep,  # the one reading the photo (a short hand is looked at closer)
     provider: DetectorProviderDep,
 ) -> Response:
     """Upload the player's photo for the round (multipart: `image`, `version`, optional
@@ -104,6 +106,7 @@ def upload_photo(
         version=form.fields.version,
         data=form.data,
         reading=reading,
+        detector=detector,
         author=form.fields.author,
         model=_model_stamp(provider),
         replace=form.fields.replace,

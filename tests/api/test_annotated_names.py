@@ -40,7 +40,7 @@ def test_every_key_has_a_name_the_page_spells_alike() -> None:
 
 def test_a_stack_is_one_tag_with_its_name() -> None:
     reading = read_tally(Detections.from_records(RECORDS), players=2)
-    assert reading.tally["salmon_on_wasabi"] == 1 and reading.stacks
+    assert reading.tally.salmon_on_wasabi == 1 and reading.stacks
     assert [tag.text for tag in tags(reading)] == [
         "Salmon on wasabi 88%",
         "Maki, 2 rolls 93%",

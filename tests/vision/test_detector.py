@@ -14,6 +14,7 @@ import pytest
 from datasets import layout
 from datasets.faces import FacePool
 from datasets.scene import make_scene
+from scoring import Tally
 from scoring.cards import MAKI, NIGIRI, STACKS
 from vision.classifier import CLASSES
 from vision.detector import (
@@ -57,7 +58,7 @@ def test_shipped_weights_read_fresh_photos_exactly_at_the_measured_rate(scenes: 
     exact = 0
     for scene in scenes:
         reading = read_photo(load_photo(scene.jpeg), detector, players=scene.collection.players)
-        exact += reading.tally == scene.tally()
+        exact += reading.tally == Tally.from_mapping(scene.tally())
         # Upright photos are never read on their side or upside down (a slant may be
         # taken out: the generator's camera turns up to 30 degrees).
         assert min(reading.turn, 360 - reading.turn) < 45, reading.turn

@@ -8,10 +8,10 @@ import dataclasses
 import numpy as np
 
 from scoring import Problem, ProblemCode
-from tests.vision.test_reading import FOUR_CARDS, Table, boxes, leaning, spread
+from tests.vision.test_reading import FOUR_CARDS, Table, boxes, leaning, settled_reading, spread
 from vision.detections import Detections
 from vision.notices import NO_CARDS, Notice, NoticeCode, turned, warning_text
-from vision.pipeline import read_detections, read_turned
+from vision.pipeline import read_turned
 from vision.reading import read_tally, settle_hand_size
 
 
@@ -82,7 +82,7 @@ def test_what_the_hand_size_settled_has_its_code() -> None:
 def test_to_json_says_each_warning_in_words_in_order() -> None:
     """Vision's notices, then the rules engine's problems, then the turn: as strings."""
     found = spread(*FOUR_CARDS[:3], ("egg", 0.4))
-    reading = read_turned(read_detections(found, players=5), 90)
+    reading = read_turned(settled_reading(found, players=5), 90)
     assert codes(reading.warnings) == [
         NoticeCode.LOW_CONFIDENCE,
         ProblemCode.TOO_FEW_CARDS,

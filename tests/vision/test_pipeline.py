@@ -12,6 +12,7 @@ from scoring import Tally
 from vision import pipeline
 from vision.detections import Detections
 from vision.detector import load_detector
+from vision.notices import NoticeCode
 from vision.photo import (
     Photo,
     boxes_turned_back,
@@ -22,6 +23,7 @@ from vision.photo import (
     turned_size,
 )
 from vision.pipeline import ASKEW, SLANT_BEYOND, TURN_FLOOR, detect_photo, read_photo
+from vision.reading import Reading
 
 WIDTH, HEIGHT = 120, 80
 
@@ -45,7 +47,7 @@ class UprightOnly:
     def __init__(self, upright: float = 0.9, turned: tuple[float, ...] = (0.5, 0.4)) -> None:
         self.upright, self.turned, self.calls = upright, turned, 0
 
-    def __call__(self, image: np.ndarray) -> Detections:
+    def __call__(self, image: np.ndarray, size: int | None = None) -> Detections:
         self.calls += 1
         upright = image[2, 2, 2] == 255 and image[2, 2, 0] == 0
         scores = (self.upright,) * 3 if upright else self.turned
@@ -134,7 +136,7 @@ class StraightOnly:
         self.calls = 0
         self.shapes: list[tuple[int, ...]] = []
 
-    def __call__(self, image: np.ndarray) -> Detections:
+    def __call__(self, image: np.ndarray, size: int | None = None) -> Detections:
         self.calls += 1
         self.shapes.append(image.shape[:2])
         straight = abs(card_slant(image, np.zeros((0, 4)))) < 3
@@ -250,7 +252,7 @@ class FindsWhatIsLargeEnough:
     def __init__(self, confidence: float) -> None:
         self.confidence = confidence
 
-    def __call__(self, image: np.ndarray) -> Detections:
+    def __call__(self, image: np.ndarray, size: int | None = None) -> Detections:
         ys, xs = np.nonzero(image[..., 0] > 200)
         if len(xs) < 0.02 * image.shape[0] * image.shape[1]:
             return Detections.empty()
@@ -274,7 +276,7 @@ def test_a_small_collection_found_only_tile_by_tile_is_read_on_its_region(
 
 def test_a_slant_that_reads_less_confidently_is_not_kept() -> None:
     class SlantedBest(StraightOnly):
-        def __call__(self, image: np.ndarray) -> Detections:
+        def __call__(self, image: np.ndarray, size: int | None = None) -> Detections:
             found = super().__call__(image)
             return Detections(found.xyxy, 1.5 - found.confidence, found.class_id)
 
@@ -314,7 +316,7 @@ def test_a_turn_must_read_clearly_better_and_well_to_be_kept(
 ) -> None:
     # The upright image gets `upright` (no boxes at 0), every turned one `turned`.
     class Doubtful(UprightOnly):
-        def __call__(self, image: np.ndarray) -> Detections:
+        def __call__(self, image: np.ndarray, size: int | None = None) -> Detections:
             found = super().__call__(image)
             if self.calls == 1:
                 n = 3 if upright else 0
@@ -436,3 +438,54 @@ def test_the_shipped_detector_reads_photos_under_a_lamps_warm_light(scenes: list
     # read 8 of these 10 in plain light and 7 under the lamp (chopsticks as sashimi): the
     # floor holds that; the lamp still costs one photo (vision/README.md, weak spots).
     assert exact >= len(scenes) - 3, f"{exact}/{len(scenes)}"
+
+
+class ShortSighted:
+    """Finds `first` cards in a row as a photo is read, and `closer` when asked for one
+    look at the finder's size `pipeline.CLOSER_SIZE` (in whatever image it gets)."""
+
+    def __init__(self, first: int, closer: int) -> None:
+        self.first, self.closer, self.sizes = first, closer, []
+
+    def __call__(self, image: np.ndarray, size: int | None = None) -> Detections:
+        self.sizes.append(size)
+        count = self.closer if size == pipeline.CLOSER_SIZE else self.first
+        boxes = [[10.0 + 60 * i, 20.0, 60.0 + 60 * i, 90.0] for i in range(count)]
+        return Detections(np.array(boxes).reshape(-1, 4), np.full(count, 0.9), [0] * count)
+
+
+def table() -> Photo:
+    return photo_of(np.full((300, 600, 3), 90, np.uint8))
+
+
+@pytest.mark.parametrize("first", [6, 8])
+def test_a_short_or_long_hand_is_looked_at_closer_and_kept_where_that_makes_it_right(
+    first: int,
+) -> None:
+    detector = ShortSighted(first=first, closer=7)  # 5 players: a hand of 7
+    reading = read_photo(table(), detector, players=5)
+    assert detector.sizes.count(pipeline.CLOSER_SIZE) == 1
+    assert reading.cards == 7 and reading.tally.tempura == 7
+    assert [w.code for w in reading.notices] == [NoticeCode.LOOKED_CLOSER]
+    assert f"{first} cards were found at first, the hand holds 7" in reading.texts[0]
+    assert not reading.problems  # the hand is right now
+    # The closer look's boxes are in the photo's original pixels, like the first look's.
+    assert reading.detections.xyxy.max() <= 2 * 600
+
+
+@pytest.mark.parametrize("closer", [6, 8])
+def test_a_closer_look_that_does_not_make_the_hand_right_is_dropped(closer: int) -> None:
+    reading = read_photo(table(), ShortSighted(first=6, closer=closer), players=5)
+    assert reading.cards == 6 and NoticeCode.LOOKED_CLOSER not in codes(reading)
+    assert [p.code for p in reading.problems] == ["too_few_cards"]
+
+
+def test_without_the_player_count_or_with_the_hand_right_there_is_no_closer_look() -> None:
+    for players, first in ((None, 6), (None, 8), (5, 7), (2, 10)):
+        detector = ShortSighted(first=first, closer=first + 1)
+        read_photo(table(), detector, players=players)
+        assert pipeline.CLOSER_SIZE not in detector.sizes
+
+
+def codes(reading: Reading) -> list[str]:
+    return [w.code for w in reading.warnings]

@@ -25,7 +25,6 @@ from scoring.cards import DECK, HAND_SIZE, NIGIRI, TALLY_KEYS
 from vision.boxes import intersections, pairwise_intersections
 from vision.detections import Detections
 from vision.labels import label_id
-from vision.pipeline import read_detections
 from vision.reading import (
     MAKI_DOUBT,
     NIGIRI_DOUBT,
@@ -42,6 +41,11 @@ from vision.reading import (
 CARD_W, CARD_H = 63.0, 88.0
 PX = 3.0  # label-map pixels per card unit
 CONFIDENCE = 0.9
+
+
+def settled_reading(detections: Detections, players: int | None = None) -> Reading:
+    """The hand size's settling alone (no pixels, so no closer look)."""
+    return settle_hand_size(detections, players).reading
 
 
 def card_corners(cx: float, cy: float, angle: float) -> np.ndarray:
@@ -660,7 +664,7 @@ def test_one_card_too_many_settles_a_stack_no_wasabi_shows_under() -> None:
     part, so the machine reading takes that nigiri as plain, and says so."""
     detections = spread(*FOUR_CARDS, ("pudding", 0.9), ("squid_on_wasabi", 0.8), ("egg", 0.9))
     assert read_tally(detections, players=5).cards == 8
-    reading = read_detections(detections, players=5)
+    reading = settled_reading(detections, players=5)
     assert nonzero(reading) == {"tempura": 2, "sashimi": 1, "dumpling": 1, "pudding": 1,
                                 "squid": 1, "egg": 1}  # fmt: skip
     assert reading.cards == 7
@@ -672,7 +676,7 @@ def test_one_card_too_many_settles_a_stack_no_wasabi_shows_under() -> None:
 
 def test_of_two_lone_stacks_the_less_confident_is_settled() -> None:
     detections = spread(*FOUR_CARDS, ("salmon_on_wasabi", 0.7), ("squid_on_wasabi", 0.8))
-    assert nonzero(read_detections(detections, players=5)) == {
+    assert nonzero(settled_reading(detections, players=5)) == {
         "tempura": 2, "sashimi": 1, "dumpling": 1, "salmon": 1, "squid_on_wasabi": 1,
     }  # fmt: skip
 
@@ -685,7 +689,7 @@ def test_two_cards_too_many_settle_the_two_stacks_the_check_was_least_sure_of() 
     under = np.array([np.nan] * 4 + [0.88, 0.99, 0.9])
     detections = Detections(found.xyxy, found.confidence, found.class_id, under)
     assert read_tally(detections, players=4).cards == 10
-    reading = read_detections(detections, players=4)
+    reading = settled_reading(detections, players=4)
     assert nonzero(reading) == {"tempura": 2, "sashimi": 1, "dumpling": 1, "salmon": 1,
                                 "squid_on_wasabi": 1, "egg": 1}  # fmt: skip
     assert reading.cards == 8
@@ -697,7 +701,7 @@ def test_two_cards_too_many_settle_the_two_stacks_the_check_was_least_sure_of() 
     more = spread(*FOUR_CARDS, ("pudding", 0.9), ("pudding", 0.9), ("chopsticks", 0.9),
                   ("salmon_on_wasabi", 0.9), ("egg_on_wasabi", 0.9))  # fmt: skip
     assert read_tally(more, players=4).cards == 11
-    assert read_detections(more, players=4).to_json() == read_tally(more, players=4).to_json()
+    assert settled_reading(more, players=4).to_json() == read_tally(more, players=4).to_json()
 
 
 def leaning(detections: Detections, **under: float) -> Detections:
@@ -713,7 +717,7 @@ def test_one_card_too_few_settles_the_nigiri_the_stack_check_leaned_towards_a_wa
     found = spread(*FOUR_CARDS, ("egg", 0.9), ("salmon", 0.9))
     detections = leaning(found, egg=0.74, salmon=0.1)
     assert read_tally(detections, players=5).cards == 6
-    reading = read_detections(detections, players=5)
+    reading = settled_reading(detections, players=5)
     assert nonzero(reading) == {"tempura": 2, "sashimi": 1, "dumpling": 1, "egg_on_wasabi": 1,
                                 "salmon": 1}  # fmt: skip
     assert reading.cards == 7
@@ -729,12 +733,12 @@ def test_one_card_too_few_settles_the_nigiri_the_stack_check_leaned_towards_a_wa
 def test_one_card_too_few_stays_where_the_check_did_not_lean_towards_a_wasabi() -> None:
     found = spread(*FOUR_CARDS, ("egg", 0.9), ("salmon", 0.9))
     for detections in (leaning(found, egg=0.45, salmon=0.1), found):  # found: never asked
-        assert read_detections(detections, players=5).to_json() == (
+        assert settled_reading(detections, players=5).to_json() == (
             read_tally(detections, players=5).to_json()
         )
     # Two cards short: one stack would not make the hand.
     two_short = leaning(spread(*FOUR_CARDS, ("egg", 0.9)), egg=0.9)
-    assert read_detections(two_short, players=5).cards == 5
+    assert settled_reading(two_short, players=5).cards == 5
 
 
 def test_a_nigiri_already_on_a_wasabi_strip_is_not_settled_again() -> None:
@@ -744,7 +748,7 @@ def test_a_nigiri_already_on_a_wasabi_strip_is_not_settled_again() -> None:
     row = spread(*FOUR_CARDS[:3], ("egg", 0.9), y=5000)
     detections = leaning(Detections.merge([stack, row]), salmon=0.8, egg=0.6)
     assert read_tally(detections, players=5).cards == 6
-    assert nonzero(read_detections(detections, players=5)) == {
+    assert nonzero(settled_reading(detections, players=5)) == {
         "tempura": 2, "sashimi": 1, "salmon_on_wasabi": 1, "egg_on_wasabi": 1,
     }  # fmt: skip
 
@@ -753,13 +757,13 @@ def test_the_hand_size_leaves_alone_what_it_cannot_settle() -> None:
     """No player count; a hand one card short; two cards too many; a stack whose wasabi
     strip was found: the reading stays as read_tally has it."""
     lone = spread(*FOUR_CARDS, ("pudding", 0.9), ("squid_on_wasabi", 0.8), ("egg", 0.9))
-    assert read_detections(lone).to_json() == read_tally(lone).to_json()
+    assert settled_reading(lone).to_json() == read_tally(lone).to_json()
     short = spread(*FOUR_CARDS, ("squid_on_wasabi", 0.8))
-    assert read_detections(short, players=5).to_json() == read_tally(short, players=5).to_json()
+    assert settled_reading(short, players=5).to_json() == read_tally(short, players=5).to_json()
     two_over = spread(*FOUR_CARDS, ("pudding", 0.9), ("pudding", 0.9), ("squid_on_wasabi", 0.8),
                       ("egg", 0.9))  # fmt: skip
     assert (
-        read_detections(two_over, players=5).to_json() == read_tally(two_over, players=5).to_json()
+        settled_reading(two_over, players=5).to_json() == read_tally(two_over, players=5).to_json()
     )
     records = Table().stack("squid", 50, 50).detections().to_records()
     next(r for r in records if r["label"] == "squid")["label"] = "squid_on_wasabi"
@@ -767,7 +771,7 @@ def test_the_hand_size_leaves_alone_what_it_cannot_settle() -> None:
     found = Detections.merge([Detections.from_records(records), row])
     assert read_tally(found, players=5).cards == 8
     assert read_tally(found, players=5).lone_stacks == []
-    assert read_detections(found, players=5).to_json() == read_tally(found, players=5).to_json()
+    assert settled_reading(found, players=5).to_json() == read_tally(found, players=5).to_json()
 
 
 def test_unknown_player_count_is_refused() -> None:

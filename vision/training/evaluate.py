@@ -20,7 +20,7 @@ from scoring.cards import CARD_KINDS, STACKS, TALLY_KEYS
 from vision.boxes import ious
 from vision.notices import Notice, NoticeCode, ReadingWarning, warning_text
 from vision.photo import boxes_turned_back, load_photo_file
-from vision.pipeline import Detector, detect_photo, read_detections, read_turned
+from vision.pipeline import Detector, detect_photo, read_turned, settle
 
 # Conditions that make a photo hard, from the generator's record of how it was made.
 HARD = {
@@ -186,9 +186,11 @@ def evaluate(
     for n, item in enumerate(items):
         start = time.perf_counter()
         photo = load_photo_file(item.image)
-        seen, detections = detect_photo(photo, detector)
+        seen, found = detect_photo(photo, detector)
         turned = (seen.turn - photo.turn) % 360
-        reading = read_turned(read_detections(detections, players=item.truth["players"]), turned)
+        # As read_photo reads it, keeping the detector's boxes for mAP and confusion.
+        detections, settled, _ = settle(seen, found, detector, item.truth["players"])
+        reading = read_turned(settled, turned)
         seconds = time.perf_counter() - start
         report.photos.append(
             PhotoResult(
