@@ -442,14 +442,15 @@ def test_the_shipped_detector_reads_photos_under_a_lamps_warm_light(scenes: list
 
 class ShortSighted:
     """Finds `first` cards in a row as a photo is read, and `closer` when asked for one
-    look at the finder's size `pipeline.CLOSER_SIZE` (in whatever image it gets)."""
+    look at a size among `sizes` (default: every closer look's; in whatever image)."""
 
-    def __init__(self, first: int, closer: int) -> None:
+    def __init__(self, first: int, closer: int, sizes: tuple[int, ...] = ()) -> None:
         self.first, self.closer, self.sizes = first, closer, []
+        self.closer_sizes = sizes or pipeline.CLOSER_SIZES
 
     def __call__(self, image: np.ndarray, size: int | None = None) -> Detections:
         self.sizes.append(size)
-        count = self.closer if size == pipeline.CLOSER_SIZE else self.first
+        count = self.closer if size in self.closer_sizes else self.first
         boxes = [[10.0 + 60 * i, 20.0, 60.0 + 60 * i, 90.0] for i in range(count)]
         return Detections(np.array(boxes).reshape(-1, 4), np.full(count, 0.9), [0] * count)
 
@@ -464,13 +465,22 @@ def test_a_short_or_long_hand_is_looked_at_closer_and_kept_where_that_makes_it_r
 ) -> None:
     detector = ShortSighted(first=first, closer=7)  # 5 players: a hand of 7
     reading = read_photo(table(), detector, players=5)
-    assert detector.sizes.count(pipeline.CLOSER_SIZE) == 1
+    assert detector.sizes[-1:] == [pipeline.CLOSER_SIZES[0]]  # the first look that did
     assert reading.cards == 7 and reading.tally.tempura == 7
     assert [w.code for w in reading.notices] == [NoticeCode.LOOKED_CLOSER]
     assert f"{first} cards were found at first, the hand holds 7" in reading.texts[0]
     assert not reading.problems  # the hand is right now
     # The closer look's boxes are in the photo's original pixels, like the first look's.
     assert reading.detections.xyxy.max() <= 2 * 600
+
+
+def test_the_closer_looks_go_on_until_one_makes_the_hand_right() -> None:
+    last = pipeline.CLOSER_SIZES[-1]
+    detector = ShortSighted(first=6, closer=7, sizes=(last,))
+    reading = read_photo(table(), detector, players=5)
+    assert reading.cards == 7 and detector.sizes[-len(pipeline.CLOSER_SIZES) :] == list(
+        pipeline.CLOSER_SIZES
+    )
 
 
 @pytest.mark.parametrize("closer", [6, 8])
@@ -484,7 +494,7 @@ def test_without_the_player_count_or_with_the_hand_right_there_is_no_closer_look
     for players, first in ((None, 6), (None, 8), (5, 7), (2, 10)):
         detector = ShortSighted(first=first, closer=first + 1)
         read_photo(table(), detector, players=players)
-        assert pipeline.CLOSER_SIZE not in detector.sizes
+        assert not set(pipeline.CLOSER_SIZES) & set(detector.sizes)
 
 
 def codes(reading: Reading) -> list[str]:

@@ -1,0 +1,45 @@
+"""What the closer look (vision.pipeline.CLOSER_SIZES) changes: photos read exactly, and
+photos read wrong without a warning, with and without it, on `sushigo synth` datasets.
+
+    python -m benchmarks.probe_closer data/tune-13000 data/tune-13500 ...
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import vision.training.evaluate as evaluate
+from vision.detections import Detections
+from vision.detector import load_detector
+from vision.photo import Photo
+from vision.pipeline import Detector
+from vision.reading import Settled, settle_hand_size
+
+
+def without_closer(
+    _photo: Photo, found: Detections, _detector: Detector, players: int | None
+) -> Settled:
+    """`vision.pipeline.settle` without the closer look: the hand size's settling alone."""
+    return settle_hand_size(found, players)
+
+
+def main() -> None:
+    detector = load_detector()
+    with_closer = evaluate.settle
+    for data in map(Path, sys.argv[1:]):
+        row = []
+        for name, settle in (("without", None), ("with", with_closer)):
+            evaluate.settle = settle or (
+                lambda _p, found, _d, players: settle_hand_size(found, players)
+            )
+            summary = evaluate.evaluate(data, detector, split="all").summary()
+            wrong = summary["wrong_photos"]
+            unwarned = sum(not photo["warnings"] for photo in wrong)
+            row.append(f"{name}: {len(wrong)} wrong, {unwarned} of them unwarned")
+        evaluate.settle = with_closer
+        print(f"{data.name}: " + "; ".join(row))
+
+
+if __name__ == "__main__":
+    main()
