@@ -205,7 +205,7 @@ class DetectorProvider:
 
         def run(image: np.ndarray, size: int | None = None) -> Detections:
             with slots:
-                return detector(image) if size is None else detector(image, size=size)
+                return detector(image, size=size)
 
         run.__wrapped__ = detector  # type: ignore[attr-defined]
         return run

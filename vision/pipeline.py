@@ -103,9 +103,20 @@ def _small_collection(image: np.ndarray, detector: Detector) -> Detections:
     region = zoom_region(np.concatenate(found), (height, width))
     if region is None:
         return Detections.empty()
+    return _read_region(image, region, detector)
+
+
+def _read_region(
+    image: np.ndarray,
+    region: tuple[int, int, int, int],
+    detector: Detector,
+    size: int | None = None,
+) -> Detections:
+    """The detections of `image`'s region (x0, y0, x1, y1), read by `detector` (at `size`),
+    with boxes in `image`'s pixels."""
     x0, y0, x1, y1 = region
-    detections = detector(image[y0:y1, x0:x1])
-    return dataclasses.replace(detections, xyxy=detections.xyxy + np.float32([x0, y0, x0, y0]))
+    found = detector(image[y0:y1, x0:x1], size=size)
+    return dataclasses.replace(found, xyxy=found.xyxy + np.float32([x0, y0, x0, y0]))
 
 
 def _read_turned_upright(
@@ -176,9 +187,8 @@ def _closer_look(photo: Photo, detections: Detections, detector: Detector, size:
     margin = CLOSER_MARGIN * max(height, width)
     x0, y0 = np.maximum(boxes[:, :2].min(0) - margin, 0).astype(int)
     x1, y1 = np.minimum(boxes[:, 2:].max(0) + margin, [width, height]).astype(int)
-    found = detector(photo.image[y0:y1, x0:x1], size=size)
-    shifted = dataclasses.replace(found, xyxy=found.xyxy + np.float32([x0, y0, x0, y0]))
-    return shifted.scaled(photo.scale)
+    region = (int(x0), int(y0), int(x1), int(y1))
+    return _read_region(photo.image, region, detector, size).scaled(photo.scale)
 
 
 def review_detections(

@@ -189,8 +189,8 @@ def evaluate(
         seen, found = detect_photo(photo, detector)
         turned = (seen.turn - photo.turn) % 360
         # As read_photo reads it, keeping the detector's boxes for mAP and confusion.
-        detections, settled, _ = settle(seen, found, detector, item.truth["players"])
-        reading = read_turned(settled, turned)
+        detections, settled_reading, _ = settle(seen, found, detector, item.truth["players"])
+        reading = read_turned(settled_reading, turned)
         seconds = time.perf_counter() - start
         report.photos.append(
             PhotoResult(
