@@ -7,9 +7,9 @@ The photos are drawn from the deck folder `--faces` (default: the printed deck's
 ../shared/decks/original beside the checkout).
 
 Both paths read the same JPEG files from disk in the same run, interleaved, so the ratio
-holds on a noisy machine even where the absolute times drift. Also prints the peak RSS of
-a fresh process that loads only the fast path (what a service holds) and reads the same
-photos, and of this process with both models loaded.
+holds on a noisy machine even where the absolute times drift. The fast path runs in a
+process of its own, as the service runs it (no torch there), and that process's peak RSS
+after every photo is printed too.
 
 `--stages` prints instead where the fast path's time goes on the same photos: each stage
 timed inside the real `read_photo`, as a share of the photo's whole time.
@@ -18,6 +18,7 @@ timed inside the real `read_photo`, as a share of the photo's whole time.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import statistics
@@ -42,33 +43,66 @@ if TYPE_CHECKING:
 os.environ.setdefault("YOLO_OFFLINE", "1")
 
 
-# What the service process does: load the fast path, read photos. No generator, no torch.
+# The fast path runs in a process of its own, as the service does: no torch, no
+# ultralytics, nothing of the plain path's threads or memory beside it. It answers one
+# request at a time on stdin ("read PATH", "find PATH", "zoom PATH", "rss"), so that the
+# benchmark interleaves both paths photo by photo and the ratio holds on a noisy machine.
 _SERVICE = """
-import sys
+import json, sys, time
 from pathlib import Path
-from vision.detector import load_detector
+from vision.detector import load_detector, zoom_region
 from vision.photo import load_photo_file
 from vision.pipeline import read_photo
+from vision.reading import NO_CARDS
 detector = load_detector(Path(sys.argv[1]) if sys.argv[1] else None)
-for path in sys.argv[2:]:
-    read_photo(load_photo_file(Path(path)), detector)
-# VmHWM, not ru_maxrss: Linux carries ru_maxrss over exec from the forking benchmark.
-hwm = next(l for l in open("/proc/self/status") if l.startswith("VmHWM:"))
-print(int(hwm.split()[1]) / 1024, "torch" in sys.modules)
+for line in sys.stdin:
+    command, _, path = line.rstrip("\\n").partition(" ")
+    start = time.perf_counter()
+    if command == "read":
+        reading = read_photo(load_photo_file(Path(path)), detector)
+        seconds = time.perf_counter() - start
+        answer = {"tally": reading.tally.to_dict(), "cards": reading.cards,
+                  "no_cards": NO_CARDS in reading.warnings}
+    elif command == "find":
+        detector.find_cards(load_photo_file(Path(path)).image)
+        seconds, answer = time.perf_counter() - start, {}
+    elif command == "zoom":
+        image = load_photo_file(Path(path)).image
+        boxes = detector.find_cards(image)[0]
+        seconds, answer = 0.0, {"zoom": zoom_region(boxes, image.shape[:2]) is not None}
+    else:  # rss. VmHWM, not ru_maxrss: Linux carries ru_maxrss over exec from the parent.
+        hwm = next(l for l in open("/proc/self/status") if l.startswith("VmHWM:"))
+        seconds, answer = 0.0, {"mb": int(hwm.split()[1]) / 1024, "torch": "torch" in sys.modules}
+    print(json.dumps({"seconds": seconds, **answer}), flush=True)
 """
 
 
-def service_peak_rss(paths: list[Path], weights: Path | None) -> tuple[float, bool]:
-    """Peak RSS (MB) of a fresh process that loads the fast path and reads `paths`, and
-    whether torch got imported there."""
-    out = subprocess.run(
-        [sys.executable, "-c", _SERVICE, str(weights or ""), *map(str, paths)],
-        check=True,
-        capture_output=True,
-        text=True,
-        cwd=Path(__file__).resolve().parents[1],
-    ).stdout.split()
-    return float(out[-2]), out[-1] == "True"
+class Service:
+    """The fast path in its own process (`_SERVICE`): each call a request, answered with
+    the seconds it took inside that process (decode to tally) and what it found."""
+
+    def __init__(self, weights: Path | None) -> None:
+        self._process = subprocess.Popen(
+            [sys.executable, "-c", _SERVICE, str(weights or "")],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=Path(__file__).resolve().parents[1],
+        )
+
+    def ask(self, command: str, path: Path | None = None) -> dict[str, Any]:
+        assert self._process.stdin and self._process.stdout
+        self._process.stdin.write(f"{command} {path or ''}\n")
+        self._process.stdin.flush()
+        line = self._process.stdout.readline()
+        if not line:
+            raise RuntimeError("the fast path's process ended; its error is printed above")
+        return json.loads(line)
+
+    def close(self) -> None:
+        assert self._process.stdin
+        self._process.stdin.close()
+        self._process.wait()
 
 
 def plain_reader(info: ModelInfo) -> Callable[[Path], Reading]:
@@ -143,9 +177,7 @@ def main() -> None:
 
     from datasets.deck import load_deck
     from datasets.scene import make_scene
-    from vision.detector import load_detector, model_info, zoom_region
-    from vision.photo import load_photo_file
-    from vision.pipeline import read_photo
+    from vision.detector import model_info
 
     rng = np.random.default_rng(4032)
     faces = load_deck(args.faces)
@@ -157,12 +189,13 @@ def main() -> None:
         path.write_bytes(scene.jpeg)
         paths.append(path)
 
-    detector = load_detector(args.weights)
     if args.stages:
-        print_stage_times(detector, paths, args.repeat)
+        from vision.detector import load_detector
+
+        print_stage_times(load_detector(args.weights), paths, args.repeat)
         return
     info = model_info(args.weights)
-    fast_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    service = Service(args.weights)
 
     from ultralytics import YOLO
 
@@ -172,20 +205,12 @@ def main() -> None:
     # first photo of a new shape pays that, once per process; timed apart from the rest.
     first_of_shape: list[float] = []
     for path in paths:  # warm both paths up on every photo
-        t = time.perf_counter()
-        read_photo(load_photo_file(path), detector)
-        first_of_shape.append(time.perf_counter() - t)
+        first_of_shape.append(service.ask("read", path)["seconds"])
         plain.predict(str(path), imgsz=info.imgsz, device="cpu", verbose=False)
         plain_read(path)
 
     # Photos whose collection is small in the frame get a second look (zoom_region).
-    closer = {
-        path: zoom_region(
-            detector.find_cards(image := load_photo_file(path).image)[0], image.shape[:2]
-        )
-        is not None
-        for path in paths
-    }
+    closer = {path: bool(service.ask("zoom", path)["zoom"]) for path in paths}
     fast: list[float] = []
     fast_by_looks: dict[bool, list[float]] = {False: [], True: []}
     stage_one: list[float] = []
@@ -194,18 +219,15 @@ def main() -> None:
     same_tally = 0
     for _ in range(args.repeat):
         for path in paths:
-            t = time.perf_counter()
-            reading = read_photo(load_photo_file(path), detector)
-            fast.append(time.perf_counter() - t)
+            answer = service.ask("read", path)
+            fast.append(answer["seconds"])
             fast_by_looks[closer[path]].append(fast[-1])
-            t = time.perf_counter()
-            detector.find_cards(load_photo_file(path).image)
-            stage_one.append(time.perf_counter() - t)
+            stage_one.append(service.ask("find", path)["seconds"])
             t = time.perf_counter()
             plain.predict(str(path), imgsz=info.imgsz, device="cpu", verbose=False)
             baseline.append(time.perf_counter() - t)
             t = time.perf_counter()
-            same_tally += plain_read(path).tally == reading.tally
+            same_tally += plain_read(path).tally.to_dict() == answer["tally"]
             plain_reading.append(time.perf_counter() - t)
 
     def row(name: str, times: list[float]) -> str:
@@ -214,7 +236,9 @@ def main() -> None:
         return f"{name:<44} median {statistics.median(ms):7.1f} ms   p95 {p95:7.1f} ms"
 
     print(
-        f"{len(paths)} photos of 4032 px, {args.repeat} rounds, torch threads as ultralytics sets"
+        f"{len(paths)} photos of 4032 px, {args.repeat} rounds; the fast path in a process of "
+        f"its own (as the service runs it), plain predict here with torch threads as "
+        f"ultralytics sets them"
     )
     print(row("fast path (decode + find + classify + tally)", fast))
     for second_look, times in fast_by_looks.items():
@@ -242,7 +266,7 @@ def main() -> None:
         f"fast path on a process's first photo of each shape (compiling the finder for it): "
         f"at most {max(first_of_shape) * 1000:.0f} ms"
     )
-    empty_times, empty_cards, empty_warned = time_photos_without_cards(detector, folder)
+    empty_times, empty_cards, empty_warned = time_photos_without_cards(service, folder)
     print(
         row(f"a photo with no cards ({len(empty_cards)} tables, {args.repeat}x)", empty_times)
         + f"   max {max(empty_times) * 1000:.0f} ms (target < 300 ms)"
@@ -251,29 +275,26 @@ def main() -> None:
         f"  cards found on them: {sum(empty_cards)}; warned 'no cards were found': "
         f"{sum(empty_warned)} of {len(empty_warned)}"
     )
-    rss, torch_loaded = service_peak_rss(paths, args.weights)
+    rss = service.ask("rss")
+    service.close()
     print(
-        f"peak RSS of a process that only loads the fast path and reads these photos: "
-        f"{rss:.0f} MB (torch imported: {torch_loaded}; target < 1000 MB)"
+        f"peak RSS of the fast path's process, models loaded and every photo read: "
+        f"{rss['mb']:.0f} MB (torch imported: {rss['torch']}; target < 1000 MB)"
     )
     print(
-        f"peak RSS of this benchmark with the fast path loaded: {fast_rss:.0f} MB; "
-        f"with ultralytics too: "
+        f"peak RSS of this benchmark with ultralytics loaded: "
         f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB"
     )
 
 
 def time_photos_without_cards(
-    detector: Any, folder: Path, repeat: int = 3
+    service: Service, folder: Path, repeat: int = 3
 ) -> tuple[list[float], list[int], list[bool]]:
     """Decode-to-reading times of 12 MP photos with no card in them (each table surface,
     bare), the cards found on each and whether it carries the no-cards warning."""
     import cv2
 
     from datasets.table import SURFACES, surface
-    from vision.photo import load_photo_file
-    from vision.pipeline import read_photo
-    from vision.reading import NO_CARDS
 
     paths = []
     for i, kind in enumerate(SURFACES):
@@ -281,19 +302,11 @@ def time_photos_without_cards(
         table = surface(np.random.default_rng(i), 3024, 4032, kind)
         cv2.imwrite(str(path), table, [cv2.IMWRITE_JPEG_QUALITY, 90])
         paths.append(path)
-    times, cards, warned = [], [], []
     for path in paths:
-        read_photo(load_photo_file(path), detector)  # the finder compiled for the shape
-    for _ in range(repeat):
-        for path in paths:
-            t = time.perf_counter()
-            reading = read_photo(load_photo_file(path), detector)
-            times.append(time.perf_counter() - t)
-    for path in paths:
-        reading = read_photo(load_photo_file(path), detector)
-        cards.append(reading.cards)
-        warned.append(NO_CARDS in reading.warnings)
-    return times, cards, warned
+        service.ask("read", path)  # the finder compiled for the shape
+    times = [service.ask("read", path)["seconds"] for _ in range(repeat) for path in paths]
+    answers = [service.ask("read", path) for path in paths]
+    return times, [a["cards"] for a in answers], [a["no_cards"] for a in answers]
 
 
 # The stages `--stages` times: the detector's own steps, and what the pipeline does around

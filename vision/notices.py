@@ -25,6 +25,7 @@ class NoticeCode(StrEnum):
     NIGIRI_DOUBT = "nigiri_doubt"  # a nigiri the classifier gave another kind fair odds
     MAKI_DOUBT = "maki_doubt"  # a maki it gave another roll count fair odds
     STRIP_ONLY_STACK = "strip_only_stack"  # a stack the wasabi strip alone shows
+    CHECK_ONLY_STACK = "check_only_stack"  # a stack the stack check alone called, unsure
     # The hand size settled a doubtful stack (vision.reading.settle_hand_size) ...
     READ_AS_PLAIN = "read_as_plain"  # ... a stack box read as its plain nigiri
     READ_ON_WASABI = "read_on_wasabi"  # ... a plain nigiri read as on a wasabi
@@ -101,6 +102,18 @@ def strip_only(nigiri: Sequence[str]) -> Notice:
         f"{'its nigiri' if one else 'their nigiri'} ({', '.join(map(said, nigiri))}): check "
         f"that {'it is' if one else 'each is'} a wasabi's top (its green icon), not another "
         "yellow card's",
+    )
+
+
+def check_only(nigiri: Sequence[str]) -> Notice:
+    """The stacks (their nigiri's labels) the stack check alone called, without certainty:
+    no wasabi strip was found under them."""
+    one = len(nigiri) == 1
+    return Notice(
+        NoticeCode.CHECK_ONLY_STACK,
+        f"{len(nigiri)} nigiri read as on a wasabi with no wasabi "
+        f"boxed under {'it' if one else 'them'} ({', '.join(map(said, nigiri))}): check "
+        f"that a wasabi's top shows above {'it' if one else 'each'}",
     )
 
 

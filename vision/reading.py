@@ -37,6 +37,7 @@ from vision.boxes import areas, intersections, pairwise_intersections
 from vision.detections import Detections
 from vision.labels import STACK_LABELS, label_id
 from vision.notices import NO_CARDS, Notice, NoticeCode, ReadingWarning, warning_text
+from vision.stack_check import MIN_PROBABILITY, SURE_ON_WASABI
 
 WASABI: Final[str] = "wasabi"
 STACK_OF_NIGIRI: Final[dict[str, str]] = {nigiri: stack for stack, nigiri in STACKS.items()}
@@ -196,6 +197,7 @@ def read_tally(
         *_low_confidence_notice(final, low_confidence),
         *(notice for doubt in _DOUBTS for notice in _doubt_notice(final, doubt)),
         *_strip_only_notice(final, stacks),
+        *_check_only_notice(final, lone),
         *check_collection(tally, players=players),
     ]
     return Reading(
@@ -685,6 +687,16 @@ def _strip_only_notice(detections: Detections, stacks: Sequence[tuple[int, int]]
     plain nigiri under another yellow card's top reads so, and the card count holds."""
     doubted = [detections.labels[n] for _, n in stacks if np.isfinite(detections.under[n])]
     return [notices.strip_only(doubted)] if doubted else []
+
+
+def _check_only_notice(detections: Detections, lone: Sequence[int]) -> list[Notice]:
+    """Stacks the stack check alone called (no wasabi box under them: `lone`), at less
+    than SURE_ON_WASABI: a plain nigiri below another yellow card's top reads so, and the
+    card count holds. Below MIN_PROBABILITY the hand size made the stack, and its note says
+    so; a reviewer's stacks were never asked (their odds are NaN)."""
+    labels, under = detections.labels, detections.under
+    doubted = [STACKS[labels[i]] for i in lone if MIN_PROBABILITY <= under[i] < SURE_ON_WASABI]
+    return [notices.check_only(doubted)] if doubted else []
 
 
 # --- box arithmetic ---------------------------------------------------------------------

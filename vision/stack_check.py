@@ -25,6 +25,10 @@ ON_WASABI = 1  # class index; 0 = a plain nigiri
 # A stack only when the check is sure: it matters where no strip was found, and there a
 # doubtful "on a wasabi" is mostly another yellow card's top (the hand size warns instead).
 MIN_PROBABILITY = 0.95
+# A stack on the check's word alone (no wasabi strip boxed) is pointed out below these odds:
+# on the tuning sets every such stack read wrong lay at 0.957-0.978, and the card count
+# holds, so no other warning sees it (benchmarks/probe_check_only.py).
+SURE_ON_WASABI = 0.98
 # A stacked nigiri is often boxed with its wasabi's strip, which the one-card classifier
 # misreads: its kind is also read from trims keeping STRIP_KEEP of it, one the nigiri alone.
 STRIP_KEEP = 0.8

@@ -107,3 +107,25 @@ def test_the_turn_notice() -> None:
         turned(330).text == "the photo was read turned 30° anticlockwise: its cards lay at a slant"
     )
     assert turned(270).text == str(turned(270))
+
+
+def test_a_stack_only_the_check_called_is_pointed_out_unless_the_check_was_sure() -> None:
+    """No wasabi box under a stack box: at 0.96 the check's word alone is doubted (the card
+    count holds, so nothing else warns), at 0.99 it stands, and a reviewer's stack box
+    (never asked: NaN) is the reviewer's."""
+    found = boxes(
+        ("tempura", [0, 0, 630, 880], 0.9), ("salmon_on_wasabi", [700, 0, 1330, 880], 0.9)
+    )
+
+    def asked(under: float) -> Detections:
+        return dataclasses.replace(found, wasabi_under=[np.nan, under])
+
+    reading = read_tally(asked(0.96))
+    assert codes(reading.warnings) == [NoticeCode.CHECK_ONLY_STACK]
+    assert reading.texts == [
+        "1 nigiri read as on a wasabi with no wasabi boxed under it (salmon nigiri): "
+        "check that a wasabi's top shows above it"
+    ]
+    assert reading.tally.salmon_on_wasabi == 1  # pointed out, not changed
+    assert read_tally(asked(0.99)).warnings == []
+    assert read_tally(found).warnings == []
