@@ -193,15 +193,16 @@ class CardDetector:
         self._lock = threading.Lock()  # sessions are thread-safe; the lock bounds CPU use
 
     def find_cards(
-        self, image: np.ndarray, size: int | None = None
+        self, image: np.ndarray, size: int | None = None, conf: float | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
         """Stage one: card boxes (xyxy, image px) and their scores, with the image fitted
-        into `size` px (default: the finder's own image size, what `predict` uses)."""
+        into `size` px (default: the finder's own image size, what `predict` uses), scored
+        above `conf` (default: the weights' own threshold)."""
         size = size or self.info.imgsz
         padded, r, (left, top) = letterbox(image, size, stride=self.stride)
         with self._lock:
             output = self._finder(padded[None])
-        boxes, scores = decode_yolo(output, self.info.conf, self.info.iou)
+        boxes, scores = decode_yolo(output, conf or self.info.conf, self.info.iou)
         boxes[:, [0, 2]] = (boxes[:, [0, 2]] - left) / r
         boxes[:, [1, 3]] = (boxes[:, [1, 3]] - top) / r
         h, w = image.shape[:2]
@@ -247,25 +248,34 @@ class CardDetector:
         e = np.exp(logits - logits.max(1, keepdims=True))
         return (e / e.sum(1, keepdims=True)).astype(np.float32)
 
-    def find_collection(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def find_collection(
+        self, image: np.ndarray, conf: float | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Card boxes and scores, from a second, closer look when the collection is small
         in the frame (`zoom_region`)."""
-        boxes, scores = self.find_cards(image)
-        region = zoom_region(boxes, image.shape[:2])
+        boxes, scores = self.find_cards(image, conf=conf)
+        # Where to look closer is the sure boxes' decision, whatever `conf` lets through.
+        region = zoom_region(boxes[scores > self.info.conf], image.shape[:2])
         if region is None:
             return boxes, scores
         x0, y0, x1, y1 = region
-        boxes, scores = self.find_cards(image[y0:y1, x0:x1], self.zoom_size)
+        boxes, scores = self.find_cards(image[y0:y1, x0:x1], self.zoom_size, conf)
         boxes += np.array([x0, y0, x0, y0], np.float32)
         return boxes, scores
 
-    def __call__(self, image: np.ndarray, size: int | None = None) -> Detections:
+    def __call__(
+        self, image: np.ndarray, size: int | None = None, conf: float | None = None
+    ) -> Detections:
         """The cards in `image`; with `size`, found by the finder at that input size in one
         look (a closer look, vision.pipeline), else at its own with a second look around a
-        collection small in the frame."""
+        collection small in the frame; with `conf`, every box the finder scores above it
+        (default: the weights' threshold)."""
         # No white balance: the printed card has no white to judge the light by, and the
         # networks learn coloured light and print runs from the training photos instead.
-        boxes, scores = self.find_cards(image, size) if size else self.find_collection(image)
+        if size:
+            boxes, scores = self.find_cards(image, size, conf)
+        else:
+            boxes, scores = self.find_collection(image, conf)
         probs = self.classify(image, boxes)
         if not len(boxes):
             return Detections.empty()

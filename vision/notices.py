@@ -31,6 +31,7 @@ class NoticeCode(StrEnum):
     READ_ON_WASABI = "read_on_wasabi"  # ... a plain nigiri read as on a wasabi
     TURNED = "turned"  # the photo was read turned (vision.pipeline)
     LOOKED_CLOSER = "looked_closer"  # the hand made right by a closer look
+    DOUBTFUL_CARDS = "doubtful_cards"  # the hand made right by boxes the finder doubted
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +154,18 @@ def turned(degrees: int) -> Notice:
     by = degrees if degrees < 180 else 360 - degrees
     why = "lay on their side" if degrees % 90 == 0 else "lay at a slant"
     return Notice(NoticeCode.TURNED, f"the photo was read turned {by}° {side}: its cards {why}")
+
+
+def doubtful_cards(labels: Sequence[str]) -> Notice:
+    """Cards (their labels) boxed only because the hand was short: the finder scored them
+    under its threshold (vision.pipeline)."""
+    one = len(labels) == 1
+    return Notice(
+        NoticeCode.DOUBTFUL_CARDS,
+        f"{len(labels)} card{'' if one else 's'} boxed only because the hand was short "
+        f"({', '.join(map(said, labels))}): check that {'it is' if one else 'they are'} "
+        f"there and read right",
+    )
 
 
 def looked_closer(before: int, hand: int) -> Notice:

@@ -10,17 +10,21 @@ import numpy as np
 
 from scoring.cards import HAND_SIZE
 from vision import notices
+from vision.boxes import ious
 from vision.detections import Detections
-from vision.detector import zoom_region
+from vision.detector import NMS_IOU, zoom_region
 from vision.photo import Photo, card_slant
-from vision.reading import Reading, Settled, settle_hand_size
+from vision.reading import MIN_CONFIDENCE, Reading, Settled, settle_hand_size
 
 
 class Detector(Protocol):
     """Image -> its cards (vision.detector.CardDetector); `size`, the finder's input size
-    for one look, is asked only by the closer look."""
+    for one look, is asked only by the closer look, `conf`, the finder's threshold, only
+    by a hand still short (`_doubtful_cards`)."""
 
-    def __call__(self, image: np.ndarray, size: int | None = None) -> Detections: ...
+    def __call__(
+        self, image: np.ndarray, size: int | None = None, conf: float | None = None
+    ) -> Detections: ...
 
 
 # A phone held flat may leave the cards sideways or upside down (its EXIF tag cannot tell),
@@ -53,6 +57,12 @@ TILE_SPAN = 0.6
 # (seeds 13000-13800, 1,200 photos): 22 wrong photos -> 17 (benchmarks/probe_closer.py).
 CLOSER_SIZES = (416, 640)
 CLOSER_MARGIN = 0.05
+# A hand still short after the closer looks: the finder's boxes scored under its threshold
+# (down to DOUBTFUL_CONF) that box no card already found are taken, likeliest first, where
+# that makes the hand right. On the printed deck's other printing a covered dumpling's
+# paled strip scored 0.07-0.22 (benchmarks/probe_doubtful.py). A box overlapping a card
+# found as much as the finder's NMS lets two cards overlap (NMS_IOU) is that card.
+DOUBTFUL_CONF = 0.05
 
 
 def detect_photo(photo: Photo, detector: Detector) -> tuple[Photo, Detections]:
@@ -173,10 +183,43 @@ def settle(
         if closer.reading.cards == hand:
             break
     else:
+        if settled.reading.cards < hand:
+            return _doubtful_cards(photo, settled, detector, players, hand)
         return settled
     note = notices.looked_closer(settled.reading.cards, hand)
     reading = dataclasses.replace(closer.reading, warnings=[*closer.reading.warnings, note])
     return Settled(closer.detections, reading, [*closer.notes, note])
+
+
+def _doubtful_cards(
+    photo: Photo, settled: Settled, detector: Detector, players: int | None, hand: int
+) -> Settled:
+    """`settled`, a hand short, with the finder's doubtful boxes (under its threshold)
+    added one at a time, likeliest first, each kept where it adds a card, when that makes
+    the hand right; else `settled` as it was."""
+    found = detector(photo.image, conf=DOUBTFUL_CONF).scaled(photo.scale)
+    known = settled.detections
+    new = [
+        i for i in np.argsort(-found.confidence, kind="stable")
+        if not len(known) or ious(found.xyxy[i], known.xyxy).max() < NMS_IOU
+    ]  # fmt: skip
+    # A box taken is read, here and on the review screen, at the reading's floor: the
+    # hand's count vouches that it is a card; the notice says how it came.
+    found = dataclasses.replace(found, confidence=np.maximum(found.confidence, MIN_CONFIDENCE))
+    taken: list[int] = []
+    cards = settled.reading.cards
+    for i in new:
+        trial = settle_hand_size(Detections.merge([known, found[[*taken, i]]]), players)
+        if trial.reading.cards > cards:
+            taken.append(i)
+            cards = trial.reading.cards
+        if cards >= hand:
+            break
+    if cards != hand:
+        return settled
+    note = notices.doubtful_cards(found[taken].labels)
+    reading = dataclasses.replace(trial.reading, warnings=[*trial.reading.warnings, note])
+    return Settled(trial.detections, reading, [*trial.notes, note])
 
 
 def _closer_look(photo: Photo, detections: Detections, detector: Detector, size: int) -> Detections:

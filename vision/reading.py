@@ -163,11 +163,15 @@ class Reading:
         return [warning for warning in self.warnings if isinstance(warning, Problem)]
 
 
+# Boxes under this confidence are not read (the finder's threshold times a sure kind).
+MIN_CONFIDENCE = 0.25
+
+
 def read_tally(
     detections: Detections,
     *,
     players: int | None = None,
-    min_confidence: float = 0.25,
+    min_confidence: float = MIN_CONFIDENCE,
     low_confidence: float = 0.5,
 ) -> Reading:
     """Turn one photo's detections into a tally, finding stacks from box geometry."""

@@ -97,7 +97,9 @@ class ReadsOnItsSide:
             quarter = np.ascontiguousarray(np.rot90(photo.image, -1))
             self.truths[quarter.tobytes()] = Detections(turned, np.full(len(ids), 0.95), ids)
 
-    def __call__(self, image: np.ndarray, size: int | None = None) -> Detections:
+    def __call__(
+        self, image: np.ndarray, size: int | None = None, conf: float | None = None
+    ) -> Detections:
         return self.truths.get(image.tobytes(), Detections.empty())
 
 

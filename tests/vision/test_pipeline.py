@@ -47,7 +47,9 @@ class UprightOnly:
     def __init__(self, upright: float = 0.9, turned: tuple[float, ...] = (0.5, 0.4)) -> None:
         self.upright, self.turned, self.calls = upright, turned, 0
 
-    def __call__(self, image: np.ndarray, size: int | None = None) -> Detections:
+    def __call__(
+        self, image: np.ndarray, size: int | None = None, conf: float | None = None
+    ) -> Detections:
         self.calls += 1
         upright = image[2, 2, 2] == 255 and image[2, 2, 0] == 0
         scores = (self.upright,) * 3 if upright else self.turned
@@ -136,7 +138,9 @@ class StraightOnly:
         self.calls = 0
         self.shapes: list[tuple[int, ...]] = []
 
-    def __call__(self, image: np.ndarray, size: int | None = None) -> Detections:
+    def __call__(
+        self, image: np.ndarray, size: int | None = None, conf: float | None = None
+    ) -> Detections:
         self.calls += 1
         self.shapes.append(image.shape[:2])
         straight = abs(card_slant(image, np.zeros((0, 4)))) < 3
@@ -252,7 +256,9 @@ class FindsWhatIsLargeEnough:
     def __init__(self, confidence: float) -> None:
         self.confidence = confidence
 
-    def __call__(self, image: np.ndarray, size: int | None = None) -> Detections:
+    def __call__(
+        self, image: np.ndarray, size: int | None = None, conf: float | None = None
+    ) -> Detections:
         ys, xs = np.nonzero(image[..., 0] > 200)
         if len(xs) < 0.02 * image.shape[0] * image.shape[1]:
             return Detections.empty()
@@ -276,7 +282,9 @@ def test_a_small_collection_found_only_tile_by_tile_is_read_on_its_region(
 
 def test_a_slant_that_reads_less_confidently_is_not_kept() -> None:
     class SlantedBest(StraightOnly):
-        def __call__(self, image: np.ndarray, size: int | None = None) -> Detections:
+        def __call__(
+            self, image: np.ndarray, size: int | None = None, conf: float | None = None
+        ) -> Detections:
             found = super().__call__(image)
             return Detections(found.xyxy, 1.5 - found.confidence, found.class_id)
 
@@ -316,7 +324,9 @@ def test_a_turn_must_read_clearly_better_and_well_to_be_kept(
 ) -> None:
     # The upright image gets `upright` (no boxes at 0), every turned one `turned`.
     class Doubtful(UprightOnly):
-        def __call__(self, image: np.ndarray, size: int | None = None) -> Detections:
+        def __call__(
+            self, image: np.ndarray, size: int | None = None, conf: float | None = None
+        ) -> Detections:
             found = super().__call__(image)
             if self.calls == 1:
                 n = 3 if upright else 0
@@ -448,7 +458,9 @@ class ShortSighted:
         self.first, self.closer, self.sizes = first, closer, []
         self.closer_sizes = sizes or pipeline.CLOSER_SIZES
 
-    def __call__(self, image: np.ndarray, size: int | None = None) -> Detections:
+    def __call__(
+        self, image: np.ndarray, size: int | None = None, conf: float | None = None
+    ) -> Detections:
         self.sizes.append(size)
         count = self.closer if size in self.closer_sizes else self.first
         boxes = [[10.0 + 60 * i, 20.0, 60.0 + 60 * i, 90.0] for i in range(count)]
@@ -495,6 +507,49 @@ def test_without_the_player_count_or_with_the_hand_right_there_is_no_closer_look
         detector = ShortSighted(first=first, closer=first + 1)
         read_photo(table(), detector, players=players)
         assert not set(pipeline.CLOSER_SIZES) & set(detector.sizes)
+
+
+class Doubting:
+    """Finds `first` cards in a row (at any size), and with a lower threshold asked, also a
+    box shifted a little off the first card (the same card) and `doubtful` cards more in a
+    second row, each scored under the finder's threshold."""
+
+    def __init__(self, first: int, doubtful: int) -> None:
+        self.first, self.doubtful, self.asked = first, doubtful, []
+
+    def __call__(
+        self, image: np.ndarray, size: int | None = None, conf: float | None = None
+    ) -> Detections:
+        self.asked.append(conf)
+        boxes = [[10.0 + 60 * i, 20.0, 60.0 + 60 * i, 90.0] for i in range(self.first)]
+        scores = [0.9] * self.first
+        if conf is not None:
+            boxes.append([20.0, 25.0, 70.0, 95.0])  # the first card again, more likely
+            boxes += [[10.0 + 60 * i, 120.0, 60.0 + 60 * i, 190.0] for i in range(self.doubtful)]
+            scores += [0.2] + [0.1] * self.doubtful
+        return Detections(np.array(boxes).reshape(-1, 4), scores, [0] * len(boxes))
+
+
+def test_a_hand_still_short_takes_the_boxes_the_finder_doubted_where_they_make_it_right() -> None:
+    detector = Doubting(first=6, doubtful=1)  # 5 players: a hand of 7
+    reading = read_photo(table(), detector, players=5)
+    assert detector.asked[-1] == pipeline.DOUBTFUL_CONF
+    assert reading.cards == 7 and reading.tally.tempura == 7 and not reading.problems
+    assert codes(reading)[-1] == NoticeCode.DOUBTFUL_CARDS
+    assert "1 card boxed only because the hand was short (tempura)" in reading.texts[-1]
+    # The box on the first card found is not a card more, however likely the finder said.
+    assert (reading.detections.xyxy[:, 1] == 25.0).sum() == 0
+
+
+@pytest.mark.parametrize("first, doubtful", [(5, 1), (8, 2)])
+def test_doubted_boxes_that_do_not_make_the_hand_right_are_dropped(
+    first: int, doubtful: int
+) -> None:
+    reading = read_photo(table(), Doubting(first=first, doubtful=doubtful), players=5)
+    assert reading.cards == first and NoticeCode.DOUBTFUL_CARDS not in codes(reading)
+    assert [p.code for p in reading.problems] == [
+        "too_few_cards" if first < 7 else "too_many_cards"
+    ]
 
 
 def codes(reading: Reading) -> list[str]:

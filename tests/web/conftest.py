@@ -66,7 +66,9 @@ class FakeDetector:
     def register(self, size: tuple[int, int], records: Sequence[dict[str, Any]]) -> None:
         self.by_size[size] = list(records)
 
-    def __call__(self, image: np.ndarray, size: int | None = None) -> Detections:
+    def __call__(
+        self, image: np.ndarray, size: int | None = None, conf: float | None = None
+    ) -> Detections:
         with self._lock:
             self.calls += 1
         if self.delay:

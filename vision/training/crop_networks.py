@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import cv2
 import numpy as np
 
+from datasets.printing import GAMMA, SATURATION
 from vision.boxes import areas, intersections
 from vision.classifier import CLASSES, CROP, NONE_ID, crop_boxes, to_input
 
@@ -159,12 +160,21 @@ def _max_overlap(box: np.ndarray, boxes: np.ndarray) -> float:
 
 
 LAMP_SHARE = 0.3  # of training crops seen under a coloured lamp
+REPAINT_SHARE = 0.5  # of training crops given a second print run's saturation and gamma
 
 
 def _augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Light and lens changes the photo synthesizer already varies, varied once more."""
     x = batch.astype(np.float32)
     n = len(x)
+    # A print run's saturation and gamma once more, per crop: the photos drew one per
+    # photo, so the networks saw few decks paler or lighter than the scans.
+    repaint = np.flatnonzero(rng.random(n) < REPAINT_SHARE)
+    grey = x[repaint].mean(axis=3, keepdims=True)
+    saturation = rng.uniform(*SATURATION, (len(repaint), 1, 1, 1))
+    x[repaint] = np.clip(grey + saturation * (x[repaint] - grey), 0, 255)
+    gamma = rng.uniform(*GAMMA, (len(repaint), 1, 1, 1))
+    x[repaint] = 255 * (x[repaint] / 255) ** gamma
     x *= rng.uniform(0.6, 1.3, (n, 1, 1, 1))
     x += rng.uniform(-25, 25, (n, 1, 1, 1))
     x *= rng.uniform(0.9, 1.1, (n, 1, 1, 3))
