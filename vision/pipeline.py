@@ -14,7 +14,14 @@ from vision.boxes import ious
 from vision.detections import Detections
 from vision.detector import NMS_IOU, zoom_region
 from vision.photo import Photo, card_slant
-from vision.reading import MIN_CONFIDENCE, Reading, Settled, settle_hand_size
+from vision.reading import (
+    MIN_CONFIDENCE,
+    Reading,
+    Settled,
+    card_aspect,
+    settle_hand_size,
+    top_fragment,
+)
 
 
 class Detector(Protocol):
@@ -63,6 +70,7 @@ CLOSER_MARGIN = 0.05
 # paled strip scored 0.07-0.22 (benchmarks/probe_doubtful.py). A box overlapping a card
 # found as much as the finder's NMS lets two cards overlap (NMS_IOU) is that card.
 DOUBTFUL_CONF = 0.05
+WHOLE_BELOW = 0.85  # of a card's height: a doubted strip's box holds a card below it
 
 
 def detect_photo(photo: Photo, detector: Detector) -> tuple[Photo, Detections]:
@@ -209,10 +217,11 @@ def _doubtful_cards(
     taken: list[int] = []
     cards = settled.reading.cards
     for i in new:
-        trial = settle_hand_size(Detections.merge([known, found[[*taken, i]]]), players)
+        cut = _cut_below(found.xyxy[i], known)
+        trial = settle_hand_size(Detections.merge([cut, found[[*taken, i]]]), players)
         if trial.reading.cards > cards:
             taken.append(i)
-            cards = trial.reading.cards
+            known, cards = cut, trial.reading.cards
         if cards >= hand:
             break
     if cards != hand:
@@ -220,6 +229,20 @@ def _doubtful_cards(
     note = notices.doubtful_cards(found[taken].labels)
     reading = dataclasses.replace(trial.reading, warnings=[*trial.reading.warnings, note])
     return Settled(trial.detections, reading, [*trial.notes, note])
+
+
+def _cut_below(strip: np.ndarray, known: Detections) -> Detections:
+    """`known`, where `strip` is only the top of one of its boxes and that box holds a whole
+    card below it (a covered card's strip boxed with the card under it), with that box cut
+    to below the strip."""
+    xyxy = known.xyxy.copy()
+    aspect = card_aspect(known)
+    for box in xyxy:
+        if top_fragment(strip, box) and box[3] - strip[3] >= WHOLE_BELOW * aspect * (
+            box[2] - box[0]
+        ):
+            box[1] = strip[3]
+    return dataclasses.replace(known, xyxy=xyxy)
 
 
 def _closer_look(photo: Photo, detections: Detections, detector: Detector, size: int) -> Detections:

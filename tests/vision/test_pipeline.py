@@ -541,6 +541,30 @@ def test_a_hand_still_short_takes_the_boxes_the_finder_doubted_where_they_make_i
     assert (reading.detections.xyxy[:, 1] == 25.0).sum() == 0
 
 
+class MergedStrip:
+    """Finds 6 cards in a row, the first boxed with the strip of a card it covers (one box
+    a strip taller than a card), and with a lower threshold asked, that strip too."""
+
+    def __call__(
+        self, image: np.ndarray, size: int | None = None, conf: float | None = None
+    ) -> Detections:
+        boxes = [[10.0 + 60 * i, 20.0, 60.0 + 60 * i, 90.0] for i in range(6)]
+        boxes[0] = [10.0, 20.0, 60.0, 110.0]  # the strip (20-40) and the card under it
+        scores = [0.9] * 6
+        if conf is not None:
+            boxes.append([10.0, 20.0, 60.0, 40.0])
+            scores.append(0.1)
+        return Detections(np.array(boxes), scores, [0] * len(boxes))
+
+
+def test_a_doubted_strip_atop_a_box_a_card_too_tall_is_a_card_and_the_box_is_cut_below_it() -> None:
+    reading = read_photo(table(), MergedStrip(), players=5)
+    assert reading.cards == 7 and codes(reading)[-1] == NoticeCode.DOUBTFUL_CARDS
+    # The photo was decoded at half size: boxes in its original pixels, twice as large.
+    boxes = reading.detections.xyxy.tolist()
+    assert [20.0, 80.0, 120.0, 220.0] in boxes and [20.0, 40.0, 120.0, 80.0] in boxes
+
+
 @pytest.mark.parametrize("first, doubtful", [(5, 1), (8, 2)])
 def test_doubted_boxes_that_do_not_make_the_hand_right_are_dropped(
     first: int, doubtful: int
