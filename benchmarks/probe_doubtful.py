@@ -41,7 +41,7 @@ def main() -> None:
         pipeline._doubtful_cards = lambda photo, settled, *rest: settled
         before = evaluate.evaluate(data, detector, split="all").photos
         taken.clear()
-        pipeline._doubtful_cards = recording
+        pipeline._doubtful_cards = recording  # type: ignore[assignment]
         after = evaluate.evaluate(data, detector, split="all").photos
         pipeline._doubtful_cards = with_them
         acted = [i for i, photo in enumerate(after) if NoticeCode.DOUBTFUL_CARDS in codes(photo)]
