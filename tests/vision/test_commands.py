@@ -145,3 +145,18 @@ def test_train_gives_the_classifier_the_false_alarms_of_the_finder_asked_for(
     assert main([*argv, "--false-alarms"]) == 0
     assert main([*argv, "--false-alarms", "--weights", str(tmp_path)]) == 0
     assert seen == [None, default_weights(), tmp_path]
+
+
+def test_a_fine_tune_that_reads_its_held_out_photos_worse_says_to_keep_the_weights_before() -> None:
+    from vision.training.finetune import format_comparison
+
+    def figures(exact: float) -> dict:
+        keys = ("exact_tally", "stacks_right", "maki_icons_right", "round_score_right")
+        return {"subsets": {"all": dict.fromkeys(keys, exact)}}
+
+    worse = {"weights": "runs/ft/weights", "held_out_photos": 10}
+    text = format_comparison({**worse, "before": figures(1.0), "after": figures(0.9)})
+    assert "exact_tally          1.000    0.900" in text
+    assert text.endswith("worse than the weights they started from: keep serving those")
+    text = format_comparison({**worse, "before": figures(0.9), "after": figures(0.9)})
+    assert text.endswith("runs/ft/weights (serve them with --weights)")

@@ -135,5 +135,12 @@ def format_comparison(result: dict[str, Any]) -> str:
     ]
     for key in ("exact_tally", "stacks_right", "maki_icons_right", "round_score_right"):
         lines.append(f"{key:<20} {b[key]:.3f}    {a[key]:.3f}")
-    lines.append(f"new weights: {result['weights']} (serve them with --weights)")
+    if a["exact_tally"] < b["exact_tally"]:
+        # A fine-tune on few photos can unlearn more than it learns: say so, plainly.
+        lines.append(
+            f"new weights: {result['weights']} read the held-out photos worse than the "
+            "weights they started from: keep serving those"
+        )
+    else:
+        lines.append(f"new weights: {result['weights']} (serve them with --weights)")
     return "\n".join(lines)
