@@ -142,10 +142,10 @@ def plain_reader(info: ModelInfo) -> Callable[[Path], Reading]:
             self._lock = threading.Lock()
 
         def find_cards(
-            self, image: np.ndarray, size: int | None = None
+            self, image: np.ndarray, size: int | None = None, conf: float | None = None
         ) -> tuple[np.ndarray, np.ndarray]:
             (result,) = yolo.predict(
-                image, imgsz=size or info.imgsz, conf=info.conf, iou=info.iou,
+                image, imgsz=size or info.imgsz, conf=conf or info.conf, iou=info.iou,
                 device="cpu", verbose=False,
             )  # fmt: skip
             return result.boxes.xyxy.numpy(), result.boxes.conf.numpy()

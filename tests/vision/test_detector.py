@@ -347,7 +347,9 @@ def test_a_small_collection_is_found_again_in_its_region(monkeypatch: pytest.Mon
     closer = np.array([[10, 20, 60, 90], [70, 25, 120, 95]], np.float32), np.ones(2, np.float32)
     seen: list[tuple[tuple[int, ...], int | None]] = []
 
-    def find_cards(img: np.ndarray, size: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def find_cards(
+        img: np.ndarray, size: int | None = None, conf: float | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         seen.append((img.shape[:2], size))
         boxes, scores = first if len(seen) == 1 else closer
         return boxes.copy(), scores
@@ -360,6 +362,27 @@ def test_a_small_collection_is_found_again_in_its_region(monkeypatch: pytest.Mon
     assert detector.zoom_size < detector.info.imgsz
     np.testing.assert_array_equal(boxes, closer[0] + [x0, y0, x0, y0])
     np.testing.assert_array_equal(scores, closer[1])
+
+
+def test_where_to_look_closer_is_the_sure_boxes_decision_whatever_the_threshold_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    detector = load_detector()
+    image = np.full((750, 1000, 3), 114, np.uint8)
+    sure = np.array([[400, 300, 450, 370]], np.float32)
+    doubted = np.array([[20, 20, 60, 80]], np.float32)  # far off: it would widen the region
+    asked: list[tuple[tuple[int, ...], float | None]] = []
+
+    def find_cards(
+        img: np.ndarray, size: int | None = None, conf: float | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        asked.append((img.shape[:2], conf))
+        return np.concatenate([sure, doubted]), np.array([0.9, 0.1], np.float32)
+
+    monkeypatch.setattr(detector, "find_cards", find_cards)
+    detector.find_collection(image, conf=0.05)
+    x0, y0, x1, y1 = zoom_region(sure, (750, 1000))
+    assert asked == [((750, 1000), 0.05), ((y1 - y0, x1 - x0), 0.05)]
 
 
 def test_the_second_look_is_smaller_only_where_the_finder_takes_any_size() -> None:
@@ -434,7 +457,9 @@ def test_the_trims_overrule_a_stacked_nigiris_kind_but_leave_an_agreeing_box_as_
         def __init__(self) -> None:  # no networks: each stage answers as told
             pass
 
-        def find_collection(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        def find_collection(
+            self, image: np.ndarray, conf: float | None = None
+        ) -> tuple[np.ndarray, np.ndarray]:
             boxes = np.array([[100, 100, 180, 210], [300, 100, 380, 210]], np.float32)
             return boxes, np.float32([0.9, 0.9])
 
