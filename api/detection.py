@@ -203,9 +203,11 @@ class DetectorProvider:
     def _limited(self, detector: Detector) -> Detector:
         slots = self._slots
 
-        def run(image: np.ndarray, size: int | None = None) -> Detections:
+        def run(
+            image: np.ndarray, size: int | None = None, conf: float | None = None
+        ) -> Detections:
             with slots:
-                return detector(image, size=size)
+                return detector(image, size=size, conf=conf)
 
         run.__wrapped__ = detector  # type: ignore[attr-defined]
         return run

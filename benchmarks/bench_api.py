@@ -118,7 +118,9 @@ class StandInDetector:
     """Does a detector's kind of work (letterbox-sized resize, convolutions) and returns
     a fixed set of eight card boxes in the image's pixels."""
 
-    def __call__(self, image: np.ndarray, size: int | None = None) -> Any:
+    def __call__(
+        self, image: np.ndarray, size: int | None = None, conf: float | None = None
+    ) -> Any:
         import cv2
 
         from vision.detections import Detections

@@ -214,3 +214,22 @@ def test_a_wrong_seat_wins_over_a_photo_that_cannot_be_decoded(table: Table) -> 
     assert response.status_code == 409, response.text
     response = _post(table, files=junk, data={"version": "0"})
     assert response.status_code == 415, response.text
+
+
+def test_the_provider_passes_a_look_s_size_and_threshold_to_the_detector() -> None:
+    """The pipeline asks a hand still short for the finder's doubted boxes (`conf`) and a
+    closer look at a size: the provider's slot must pass both on, or the upload fails."""
+    import numpy as np
+
+    from vision.detections import Detections
+
+    asked: list[tuple[int | None, float | None]] = []
+
+    def detector(image: Any, size: int | None = None, conf: float | None = None) -> Detections:
+        asked.append((size, conf))
+        return Detections.empty()
+
+    run = DetectorProvider.preloaded(detector).get()
+    run(np.zeros((8, 8, 3), np.uint8), size=640, conf=0.05)
+    run(np.zeros((8, 8, 3), np.uint8))
+    assert asked == [(640, 0.05), (None, None)]
