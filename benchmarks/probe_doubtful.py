@@ -1,7 +1,7 @@
 """What the doubtful boxes (vision.pipeline._doubtful_cards: a hand still short takes the
 finder's boxes under its threshold) change, on `sushigo synth` datasets: photos read
 exactly with and without them, whether each photo they changed is warned, and the kind
-of every box they took, in photos then read right and read wrong.
+and confidence of every box they took, in photos then read right and read wrong.
 
     python -m benchmarks.probe_doubtful data/tune-13000 data/another-15000 ...
 """
@@ -11,6 +11,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 import vision.pipeline as pipeline
 import vision.training.evaluate as evaluate
@@ -27,14 +29,20 @@ def codes(photo: evaluate.PhotoResult) -> list[str]:
 def main() -> None:
     detector = load_detector()
     with_them = pipeline._doubtful_cards
-    # The kinds of the boxes taken, one list per photo they made right, in the photos'
-    # order (evaluate settles each photo once).
+    # The boxes taken (kind, and confidence as the detector gave it, before the reading's
+    # floor), one list per photo they made right, in the photos' order (evaluate settles
+    # each photo once).
     taken: list[list[str]] = []
 
     def recording(photo: Photo, settled: Settled, *rest: Any) -> Settled:
         after = with_them(photo, settled, *rest)
         if after is not settled:
-            taken.append(after.detections.labels[len(settled.detections) :])
+            doubted = detector(photo.image, conf=pipeline.DOUBTFUL_CONF).scaled(photo.scale)
+            added = after.detections[np.arange(len(settled.detections), len(after.detections))]
+            taken.append([
+                f"{label} {doubted.confidence[(doubted.xyxy == box).all(1)].max():.3f}"
+                for box, label in zip(added.xyxy, added.labels, strict=True)
+            ])  # fmt: skip
         return after
 
     for data in map(Path, sys.argv[1:]):

@@ -67,7 +67,7 @@ CLOSER_MARGIN = 0.05
 # A hand still short after the closer looks: the finder's boxes scored under its threshold
 # (down to DOUBTFUL_CONF) that box no card already found are taken, likeliest first, where
 # that makes the hand right. On the printed deck's other printing a covered dumpling's
-# paled strip scored 0.07-0.22 (benchmarks/probe_doubtful.py). A box overlapping a card
+# paled strip was found at 0.06-0.20 (benchmarks/probe_doubtful.py). A box overlapping a card
 # found as much as the finder's NMS lets two cards overlap (NMS_IOU) is that card.
 DOUBTFUL_CONF = 0.05
 WHOLE_BELOW = 0.85  # of a card's height: a doubted strip's box holds a card below it

@@ -100,3 +100,7 @@ def test_tiny_training_run_ships_a_loadable_model(tmp_path: Path) -> None:
     assert (tmp_path / "ft" / "weights" / "stack_check.onnx").is_file()  # kept from the base
     assert (tmp_path / "ft" / "weights" / "stack_check.int8.onnx").is_file()
     assert (tmp_path / "ft" / "weights" / "classifier.int8.onnx").is_file()
+    # The finder fine-tunes at the shipped finder's last rate, not ultralytics' automatic
+    # one (which undid it: the learning loop read another printing worse, vision/README.md).
+    args = (tmp_path / "ft" / "detector" / "args.yaml").read_text().splitlines()
+    assert "optimizer: AdamW" in args and "lr0: 0.0005" in args

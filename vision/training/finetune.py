@@ -31,6 +31,9 @@ class Finetuning:
     holdout: float = 0.2  # share of the real photos kept for the before/after figures
     epochs: int = 5
     classifier_epochs: int = 4
+    # The finder's rate (AdamW): ultralytics' automatic 0.002 undoes the shipped finder's
+    # last step, which ran at 0.0005 (training.train.DetectorTraining.lr0).
+    lr0: float = 0.0005
     imgsz: int = 640
     threads: int = 2
     seed: int = 0
@@ -97,6 +100,7 @@ def finetune(cfg: Finetuning) -> dict[str, Any]:
             threads=cfg.threads,
             seed=cfg.seed,
             cache=False,
+            lr0=cfg.lr0,
         )
     )
     init = start.folder / "classifier.pt"
