@@ -145,8 +145,8 @@ def plain_reader(info: ModelInfo) -> Callable[[Path], Reading]:
             self, image: np.ndarray, size: int | None = None, conf: float | None = None
         ) -> tuple[np.ndarray, np.ndarray]:
             (result,) = yolo.predict(
-                image, imgsz=size or info.imgsz, conf=conf or info.conf, iou=info.iou,
-                device="cpu", verbose=False,
+                image, imgsz=size or info.imgsz, iou=info.iou, device="cpu", verbose=False,
+                conf=info.conf if conf is None else conf,
             )  # fmt: skip
             return result.boxes.xyxy.numpy(), result.boxes.conf.numpy()
 

@@ -202,7 +202,7 @@ class CardDetector:
         padded, r, (left, top) = letterbox(image, size, stride=self.stride)
         with self._lock:
             output = self._finder(padded[None])
-        boxes, scores = decode_yolo(output, conf or self.info.conf, self.info.iou)
+        boxes, scores = decode_yolo(output, self.info.conf if conf is None else conf, self.info.iou)
         boxes[:, [0, 2]] = (boxes[:, [0, 2]] - left) / r
         boxes[:, [1, 3]] = (boxes[:, [1, 3]] - top) / r
         h, w = image.shape[:2]
