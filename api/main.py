@@ -182,12 +182,22 @@ def _add_error_handlers(app: FastAPI) -> None:
     async def database_busy(_: Request, error: Exception) -> Response:
         return _error(503, "the database is busy; try again in a moment", reason="busy")
 
+    async def server_fault(_: Request, error: Exception) -> Response:
+        """A fault of the service's own, in the one shape too (a phone page reads
+        `detail`); Starlette still logs it with its traceback after this answer."""
+        return _error(
+            500, "the service failed on this request (its fault, not the request's); what "
+            "was already stored is kept: try again, and report it if it happens again",
+            reason="internal",
+        )  # fmt: skip
+
     app.add_exception_handler(RequestValidationError, invalid_request)
     app.add_exception_handler(HTTPException, http_error)
     app.add_exception_handler(ApiError, api_error)
     app.add_exception_handler(ScoringError, scoring_error)
     app.add_exception_handler(PhotoError, photo_error)
     app.add_exception_handler(OperationalError, database_busy)
+    app.add_exception_handler(Exception, server_fault)
 
 
 def _add_web(app: FastAPI) -> None:

@@ -52,6 +52,10 @@ reads vary from 5 to 35 ms on their own):
   the page cache held them) and failed the bound by resident memory; so the bound is held
   to the private part since: here 82.2 -> 144.7 -> 191.8 MB, +109.6 MB since the start
   (resident 125.7 -> 311.5 MB, +185.8 MB).
+- twenty-sixth session, `--repeat 1 --reads 50`, one run each, the finder compiled for its
+  first N shapes (vision/finder.FIXED_SHAPES): private memory +146.4 MB since the start
+  with 2, +163.1 with 3, +181.5 and +181.1 with 4 (shipped), +214.8 with 6, +235.8 with 12
+  (these uploads make about eight shapes; each compilation holds about 17 MB).
 """
 
 from __future__ import annotations

@@ -17,10 +17,13 @@ from typing import Any
 
 import numpy as np
 
-# The shapes a table's phones send most (upright, on its side) get a network compiled for
-# each; every other shape shares one dynamic-shape compilation, slower but of bounded
-# memory (benchmarks/bench_finder_shapes.py measures the three ways).
-FIXED_SHAPES = 2
+# The first shapes a process meets get a network compiled for each: a table's phones send
+# two (upright, on its side), and the closer look around a collection small in the frame
+# a few more (vision.detector.zoom_region). Every other shape shares one dynamic-shape
+# compilation, slower as shapes alternate (benchmarks/bench_finder_shapes.py measures the
+# ways). Each compilation holds about 17 MB: four keep the service within issue 29's
+# memory bound (benchmarks/bench_hostile.py: +181 MB against 200; twelve, +236).
+FIXED_SHAPES = 4
 CACHED_SHAPES = 16  # the plugin's own cache of what each dynamic shape needs
 
 

@@ -96,6 +96,18 @@ def test_the_503s_carry_a_reason(app: FastAPI, client: TestClient, table: Table)
     assert_shape(client.get(table.url), 503, "busy")
 
 
+def test_a_fault_of_the_service_is_a_500_in_the_same_shape(app: FastAPI, table: Table) -> None:
+    def broken(game_id: str) -> Any:
+        raise RuntimeError("a bug")
+
+    app.dependency_overrides[deps.get_game] = broken
+    with TestClient(app, raise_server_exceptions=False) as client:
+        body = assert_shape(client.get(table.url), 500, "internal")
+    assert "a bug" not in body["detail"]  # a fault's own words are the log's, not the client's
+    app.dependency_overrides.clear()
+    assert table.client.get(table.url).status_code == 200  # the game is still there
+
+
 def test_the_one_error_shape_is_documented(client: TestClient) -> None:
     spec = client.get("/openapi.json").json()
     model = spec["components"]["schemas"]["ErrorPublic"]
