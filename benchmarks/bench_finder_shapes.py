@@ -44,7 +44,8 @@ for photo in same + varied:  # a table's photos come first: their shapes are com
 print(json.dumps({"start": start, "loaded": loaded, "after": rss_mb()}))
 """
 
-# The fixed compilations each way may hold, for the time: per shape as many as it meets.
+# The shapes each way compiles for on their own, for the time (None: as shipped; per
+# shape: as many as it meets).
 TIMED_WAYS = {"shipped": None, "dynamic": 0, "per_shape": 1 << 30}
 
 
@@ -97,26 +98,22 @@ def per_shape(self: Any, image: np.ndarray) -> np.ndarray:
 def read_times(repeat: int) -> dict[str, float]:
     """Median ms to read the 8 photos of `photos` with a detector for each of TIMED_WAYS,
     interleaved photo by photo."""
-    from vision import finder
     from vision.detector import CardDetector, model_info
     from vision.pipeline import read_photo
 
-    shipped = finder.FIXED_SHAPES
-    fixed = {way: shipped if n is None else n for way, n in TIMED_WAYS.items()}
     detectors = {way: CardDetector(model_info()) for way in TIMED_WAYS}  # as the service
+    for way, fixed in TIMED_WAYS.items():
+        if fixed is not None:
+            detectors[way]._finder.fixed_shapes = fixed
     _, same = photos(0)
     times: dict[str, list[float]] = {way: [] for way in TIMED_WAYS}
-    try:
-        for round_ in range(repeat + 1):  # the first round compiles: not timed
-            for photo in same:
-                for way, detector in detectors.items():
-                    finder.FIXED_SHAPES = fixed[way]  # read at each new shape
-                    t = time.perf_counter()
-                    read_photo(photo, detector)
-                    if round_:
-                        times[way].append(time.perf_counter() - t)
-    finally:
-        finder.FIXED_SHAPES = shipped
+    for round_ in range(repeat + 1):  # the first round compiles: not timed
+        for photo in same:
+            for way, detector in detectors.items():
+                t = time.perf_counter()
+                read_photo(photo, detector)
+                if round_:
+                    times[way].append(time.perf_counter() - t)
     return {way: 1000 * float(np.median(t)) for way, t in times.items()}
 
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 import argparse
 import functools
 import statistics
-import time
 from collections.abc import Callable
 
 import numpy as np
 
+from benchmarks.bench_decode import time_ms
 from vision.photo import orient, turn_image
 
 
@@ -33,13 +33,8 @@ def numpy_turn(image: np.ndarray, quarters: int) -> np.ndarray:
     return np.ascontiguousarray(np.rot90(image, quarters))
 
 
-def median_ms(fn: Callable[[], object], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000
+def median_ms(work: Callable[[], object], runs: int) -> float:
+    return statistics.median(time_ms(work, runs))
 
 
 def main() -> None:

@@ -56,6 +56,7 @@ class FinderNetwork:
             "CPU_RUNTIME_CACHE_CAPACITY": CACHED_SHAPES,
         }
         # Compiled on first use, so that loading stays quick.
+        self.fixed_shapes = FIXED_SHAPES  # how many shapes get a compilation of their own
         self._fixed: dict[tuple[int, ...], Any] = {}
         self._dynamic: Any = None
         self._lock = threading.Lock()
@@ -76,7 +77,7 @@ class FinderNetwork:
         if request is not None:
             return request
         dynamic = self._dynamic_shape
-        if dynamic and len(self._fixed) >= FIXED_SHAPES:
+        if dynamic and len(self._fixed) >= self.fixed_shapes:
             if self._dynamic is None:
                 self._dynamic = self._compiled(self._model.clone())
             return self._dynamic
