@@ -31,7 +31,8 @@ def register(subparsers: Any) -> None:
         type=int,
         choices=range(2, 6),
         metavar="N",
-        help="players at the table (2-5): checks the hand size",
+        help="players at the table (2-5): checks the hand size, which also settles a "
+        "nigiri the stack check alone put on a wasabi (read plain without it)",
     )
     detect.add_argument("--json", action="store_true", help="print the POST /api/v1/detect body")
     detect.add_argument(
@@ -145,6 +146,11 @@ def register(subparsers: Any) -> None:
     ev.add_argument("--limit", type=int, help="only the first N photos")
     ev.add_argument("--weights", type=Path, help="weights folder (default: the shipped one)")
     ev.add_argument("--json", type=Path, metavar="OUT.json", help="also write the figures as JSON")
+    ev.add_argument(
+        "--without-players",
+        action="store_true",
+        help="read without the player count, as `sushigo detect` does without --players",
+    )
     ev.set_defaults(handler=run_eval)
 
 
@@ -349,7 +355,10 @@ def run_eval(args: argparse.Namespace) -> int:
     from vision.detector import load_detector
     from vision.training.evaluate import evaluate, format_report, write_report
 
-    report = evaluate(args.data, load_detector(args.weights), split=args.split, limit=args.limit)
+    detector = load_detector(args.weights)
+    report = evaluate(
+        args.data, detector, split=args.split, limit=args.limit, players=not args.without_players
+    )
     summary = report.summary()
     print(format_report(summary))
     if args.json:

@@ -25,10 +25,10 @@ class NoticeCode(StrEnum):
     NIGIRI_DOUBT = "nigiri_doubt"  # a nigiri the classifier gave another kind fair odds
     MAKI_DOUBT = "maki_doubt"  # a maki it gave another roll count fair odds
     STRIP_ONLY_STACK = "strip_only_stack"  # a stack the wasabi strip alone shows
-    CHECK_ONLY_STACK = "check_only_stack"  # a stack the stack check alone called, unsure
-    # The hand size settled a doubtful stack (vision.reading.settle_hand_size) ...
-    READ_AS_PLAIN = "read_as_plain"  # ... a stack box read as its plain nigiri
-    READ_ON_WASABI = "read_on_wasabi"  # ... a plain nigiri read as on a wasabi
+    # A nigiri the stack check alone called on a wasabi (no wasabi box under it), read
+    # as plain where no hand size settled it (vision.reading.settle_hand_size)
+    UNSURE_STACK = "unsure_stack"
+    READ_ON_WASABI = "read_on_wasabi"  # the hand size read a plain nigiri as on a wasabi
     TURNED = "turned"  # the photo was read turned (vision.pipeline)
     LOOKED_CLOSER = "looked_closer"  # the hand made right by a closer look
     DOUBTFUL_CARDS = "doubtful_cards"  # the hand made right by boxes the finder doubted
@@ -106,32 +106,18 @@ def strip_only(nigiri: Sequence[str]) -> Notice:
     )
 
 
-def check_only(nigiri: Sequence[str]) -> Notice:
-    """The stacks (their nigiri's labels) the stack check alone called, without certainty:
-    no wasabi strip was found under them."""
+def unsure_stacks(nigiri: Sequence[tuple[str, float]]) -> Notice:
+    """The nigiri (label, the stack check's odds of a wasabi under it) read as plain though
+    the check called them on a wasabi: no wasabi box was found under them, and no hand
+    size settled them."""
     one = len(nigiri) == 1
+    which = ", ".join(f"{said(label)} ({odds:.2f})" for label, odds in nigiri)
     return Notice(
-        NoticeCode.CHECK_ONLY_STACK,
-        f"{len(nigiri)} nigiri read as on a wasabi with no wasabi "
-        f"boxed under {'it' if one else 'them'} ({', '.join(map(said, nigiri))}): check "
-        f"that a wasabi's top shows above {'it' if one else 'each'}",
+        NoticeCode.UNSURE_STACK,
+        f"{len(nigiri)} nigiri read as plain though the stack check saw a wasabi under "
+        f"{'it' if one else 'them'} ({which}) and no wasabi's top was found: check whether "
+        f"one shows above {'it' if one else 'each'}",
     )
-
-
-def read_as_plain(nigiri: Sequence[str]) -> Notice:
-    """The hand had len(nigiri) cards too many: these nigiri (labels) were read as plain."""
-    if len(nigiri) == 1:
-        text = (
-            f"one {said(nigiri[0])} read as plain, not on a wasabi: no wasabi shows under it "
-            "and the hand had one card too many"
-        )
-    else:
-        which = ", ".join(map(said, nigiri))
-        text = (
-            f"{len(nigiri)} nigiri read as plain, not on a wasabi ({which}): no wasabi shows "
-            f"under them and the hand had {len(nigiri)} cards too many"
-        )
-    return Notice(NoticeCode.READ_AS_PLAIN, text)
 
 
 def read_on_wasabi(nigiri: str, leaning: float) -> Notice:

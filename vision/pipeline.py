@@ -178,10 +178,10 @@ def settle(
     photo: Photo, detections: Detections, detector: Detector, players: int | None
 ) -> Settled:
     """The detector's detections of `photo` (as `detect_photo` read it, boxes in original
-    pixels) with the hand size's help, where the player count is known: doubtful stacks
-    settled (reading.settle_hand_size), and a hand still short or long looked at closer
-    (CLOSER_SIZES), kept where that makes the hand right. A reviewer's boxes go to
-    read_tally alone."""
+    pixels) with their stacks settled (reading.settle_hand_size: with the player count,
+    the hand size's help), and, where the count is known, a hand still short or long
+    looked at closer (CLOSER_SIZES), kept where that makes the hand right. A reviewer's
+    boxes go to read_tally alone."""
     settled = settle_hand_size(detections, players)
     hand = HAND_SIZE.get(players) if players is not None else None
     if hand is None or not len(detections) or settled.reading.cards == hand:

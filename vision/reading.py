@@ -37,13 +37,11 @@ from vision.boxes import areas, intersections, pairwise_intersections
 from vision.detections import Detections
 from vision.labels import STACK_LABELS, label_id
 from vision.notices import NO_CARDS, Notice, NoticeCode, ReadingWarning, warning_text
-from vision.stack_check import MIN_PROBABILITY, SURE_ON_WASABI
 
 WASABI: Final[str] = "wasabi"
 STACK_OF_NIGIRI: Final[dict[str, str]] = {nigiri: stack for stack, nigiri in STACKS.items()}
 # settle_hand_size: with the hand one card short, a plain nigiri the stack check gave at
-# least these odds of a wasabi under it is read as the stack (its own even odds; the
-# detector calls a stack alone at stack_check.MIN_PROBABILITY).
+# least these odds of a wasabi under it is read as the stack (its own even odds).
 LEANS_ON_WASABI: Final[float] = 0.5
 # A nigiri the classifier gave another nigiri kind at least these odds is pointed out: the
 # three share a face colour, and that mistake leaves the card count right and the
@@ -201,7 +199,6 @@ def read_tally(
         *_low_confidence_notice(final, low_confidence),
         *(notice for doubt in _DOUBTS for notice in _doubt_notice(final, doubt)),
         *_strip_only_notice(final, stacks),
-        *_check_only_notice(final, lone),
         *check_collection(tally, players=players),
     ]
     return Reading(
@@ -225,53 +222,73 @@ class Settled(NamedTuple):
 
 
 def settle_hand_size(detections: Detections, players: int | None) -> Settled:
-    """The detector's detections with stacks settled by the hand size, and a note saying
-    so, where a collection has cards too many (or one too few) for the hand.
-
-    card-spec: a collection holds exactly the hand size, a wasabi under a nigiri counted
-    as a card. The stack check's commonest mistake is a plain nigiri called "on a wasabi"
-    below another yellow card (whose yellow top looks like a wasabi's); its stack then adds a
-    wasabi no box shows, and the hand a card too many. So as many stacks with no wasabi box
-    found under them as the hand has cards too many go, those the check was least sure of
-    first, when that makes the hand right. The other
-    way, a stack whose wasabi strip was not found and which the check called "on a
-    wasabi" at less than its threshold leaves the hand one card short: then the plain
-    nigiri the check leaned most towards a wasabi (LEANS_ON_WASABI or more) is read as
-    the stack, when that makes the hand right. For the detector's boxes only: a
+    """The detector's detections with their stacks settled: a stack needs a wasabi box
+    found under its nigiri, or the hand size's word. For the detector's boxes only: a
     reviewer's stacks are the reviewer's.
+
+    A stack on the stack check's word alone (no wasabi box under it) is read as its plain
+    nigiri: on the tuning sets five in six such stacks were a plain nigiri below another
+    yellow card's top, whose yellow looks like a wasabi's (benchmarks/probe_lone_stacks.py).
+    card-spec: a collection holds exactly the hand size, a wasabi under a nigiri counted
+    as a card. So where the hand is then one card short, the plain nigiri the check leaned
+    most towards a wasabi (LEANS_ON_WASABI or more) is read as the stack, when that makes
+    the hand right, and a note says so. Where no hand size settles it (no player count,
+    or a hand still wrong), a notice points out the nigiri read as plain.
     """
     hand = HAND_SIZE.get(players) if players is not None else None
+    detections, unsure = _lone_stacks_as_plain(detections)
     reading = read_tally(detections, players=players)
-    if hand is None:
-        return Settled(detections, reading, [])
-    extra = reading.cards - hand
+    unsettled = [notices.unsure_stacks(unsure)] if unsure else []
+    if hand is not None and reading.cards == hand:
+        return Settled(detections, reading, [])  # the hand vouches for the plain nigiri
+    if hand is not None and reading.cards == hand - 1:
+        leaning = _leaning_nigiri(reading)
+        if leaning is not None:
+            index = int(reading.source[leaning])
+            nigiri = detections.labels[index]
+            class_id = detections.class_id.copy()
+            class_id[index] = label_id(STACK_OF_NIGIRI[nigiri])
+            stacked = detections.relabelled(class_id)
+            stacked_reading = read_tally(stacked, players=players)
+            if stacked_reading.cards == hand:
+                note = notices.read_on_wasabi(nigiri, float(detections.under[index]))
+                return _noted(Settled(stacked, stacked_reading, []), [note])
+    return _noted(Settled(detections, reading, []), unsettled)
+
+
+def _noted(settled: Settled, notes: list[Notice]) -> Settled:
+    """`settled` with `notes` last among its reading's warnings and as its notes."""
+    warnings: list[ReadingWarning] = [*settled.reading.warnings, *notes]
+    reading = dataclasses.replace(settled.reading, warnings=warnings)
+    return Settled(settled.detections, reading, [*settled.notes, *notes])
+
+
+def _lone_stacks_as_plain(detections: Detections) -> tuple[Detections, list[tuple[str, float]]]:
+    """The detections with each of their `checked_stacks` read as its plain nigiri; and
+    those nigiri (label, the stack check's odds)."""
+    lone = checked_stacks(detections)
+    if not lone:
+        return detections, []
     class_id = detections.class_id.copy()
-    if 0 < extra <= len(reading.lone_stacks):
-        # As many lone stacks as the hand has cards too many, the ones the stack check was
-        # least sure of first: each such stack added a wasabi no box shows.
-        under = np.nan_to_num(reading.detections.under, nan=1.0)
-        confidence = reading.detections.confidence
-        order = sorted(reading.lone_stacks, key=lambda i: (float(under[i]), float(confidence[i])))
-        doubtful = order[:extra]
-        labels = []
-        for i in doubtful:
-            index = int(reading.source[i])
-            labels.append(STACKS[detections.labels[index]])
-            class_id[index] = label_id(labels[-1])
-        note = notices.read_as_plain(labels)
-    elif extra == -1 and (leaning := _leaning_nigiri(reading)) is not None:
-        index = int(reading.source[leaning])
-        nigiri = detections.labels[index]
-        class_id[index] = label_id(STACK_OF_NIGIRI[nigiri])
-        note = notices.read_on_wasabi(nigiri, float(detections.under[index]))
-    else:
-        return Settled(detections, reading, [])
-    settled = detections.relabelled(class_id)
-    settled_reading = read_tally(settled, players=players)
-    if settled_reading.cards != hand:
-        return Settled(detections, reading, [])
-    warnings: list[ReadingWarning] = [*settled_reading.warnings, note]
-    return Settled(settled, dataclasses.replace(settled_reading, warnings=warnings), [note])
+    unsure = []
+    for index in lone:
+        unsure.append((STACKS[detections.labels[index]], float(detections.under[index])))
+        class_id[index] = label_id(unsure[-1][0])
+    return detections.relabelled(class_id), unsure
+
+
+def checked_stacks(detections: Detections) -> list[int]:
+    """Indices into `detections` of the stacks the stack check alone called: no wasabi
+    box found under the nigiri, nor inside its box (a strip beside it boxed with it). A
+    reviewer's stacks were never asked (their odds are NaN) and are none of them."""
+    if not any(label in STACK_LABELS for label in detections.labels):
+        return []
+    reading = read_tally(detections)
+    wasabi = np.array([label == WASABI for label in detections.labels])
+    wasabi &= detections.confidence >= MIN_CONFIDENCE
+    holds_wasabi = (_absorbed(detections) & wasabi).any(1)
+    lone = (int(reading.source[i]) for i in reading.lone_stacks)
+    return [i for i in lone if np.isfinite(detections.under[i]) and not holds_wasabi[i]]
 
 
 def _leaning_nigiri(reading: Reading) -> int | None:
@@ -691,16 +708,6 @@ def _strip_only_notice(detections: Detections, stacks: Sequence[tuple[int, int]]
     plain nigiri under another yellow card's top reads so, and the card count holds."""
     doubted = [detections.labels[n] for _, n in stacks if np.isfinite(detections.under[n])]
     return [notices.strip_only(doubted)] if doubted else []
-
-
-def _check_only_notice(detections: Detections, lone: Sequence[int]) -> list[Notice]:
-    """Stacks the stack check alone called (no wasabi box under them: `lone`), at less
-    than SURE_ON_WASABI: a plain nigiri below another yellow card's top reads so, and the
-    card count holds. Below MIN_PROBABILITY the hand size made the stack, and its note says
-    so; a reviewer's stacks were never asked (their odds are NaN)."""
-    labels, under = detections.labels, detections.under
-    doubted = [STACKS[labels[i]] for i in lone if MIN_PROBABILITY <= under[i] < SURE_ON_WASABI]
-    return [notices.check_only(doubted)] if doubted else []
 
 
 # --- box arithmetic ---------------------------------------------------------------------

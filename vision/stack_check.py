@@ -22,13 +22,10 @@ from vision.classifier import CROP, crop_boxes
 
 CONTEXT = 0.4  # of the box's longer side, each side: a strip sticks out 15-35 % of a card
 ON_WASABI = 1  # class index; 0 = a plain nigiri
-# A stack only when the check is sure: it matters where no strip was found, and there a
-# doubtful "on a wasabi" is mostly another yellow card's top (the hand size warns instead).
+# The detector labels a nigiri as on a wasabi, and reads its kind again from trims
+# (STRIP_KEEP), at these odds. Where no wasabi strip was found under it, the label alone
+# does not make a stack: that is the hand size's word (vision.reading.settle_hand_size).
 MIN_PROBABILITY = 0.95
-# A stack on the check's word alone (no wasabi strip boxed) is pointed out below these odds:
-# on the tuning sets every such stack read wrong lay at 0.957-0.978, and the card count
-# holds, so no other warning sees it (benchmarks/probe_check_only.py).
-SURE_ON_WASABI = 0.98
 # A stacked nigiri is often boxed with its wasabi's strip, which the one-card classifier
 # misreads: its kind is also read from trims keeping STRIP_KEEP of it, one the nigiri alone.
 STRIP_KEEP = 0.8

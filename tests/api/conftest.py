@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -85,10 +87,12 @@ LABEL_COLOURS = {
 
 class FakeDetector:
     """Returns the detections registered for a photo's decoded size (each test photo
-    gets its own size), in that decoded image's pixels. Thread-safe; counts calls."""
+    gets its own size), in that decoded image's pixels. Thread-safe; counts calls; waits
+    `delay` seconds first where a test sets it (the phone page's progress)."""
 
     def __init__(self) -> None:
         self.by_size: dict[tuple[int, int], list[dict[str, Any]]] = {}
+        self.delay = 0.0
         self.calls = 0
         self.threads: set[int] = set()
         self.on_event_loop = 0  # calls made from a thread running an event loop
@@ -108,8 +112,14 @@ class FakeDetector:
                 self.on_event_loop += 1
             except RuntimeError:
                 pass
+        if self.delay:
+            time.sleep(self.delay)
         height, width = image.shape[:2]
-        return Detections.from_records(self.by_size.get((width, height), []))
+        records = self.by_size.get((width, height), [])
+        # A record's "wasabi_under" is the stack check's odds, as the real detector gives
+        # them (records stored with a photo do not keep them).
+        under = [r.get("wasabi_under", np.nan) for r in records]
+        return dataclasses.replace(Detections.from_records(records), wasabi_under=under)
 
 
 def boxes_for(

@@ -11,19 +11,18 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 import uvicorn
 
 from api.deps import get_detector
 from api.main import create_app
 from api.settings import Settings
-from vision.detections import Detections
+from tests.api.conftest import FakeDetector
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -51,30 +50,6 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     if not CHROMIUM.exists():
         terminalreporter.write_sep("!", MISSING, red=True, bold=True)
-
-
-@dataclass
-class FakeDetector:
-    """Returns the records registered for a photo's decoded size (each test photo has its
-    own size), in that image's pixels; `delay` seconds first, to see the progress."""
-
-    by_size: dict[tuple[int, int], list[dict[str, Any]]] = field(default_factory=dict)
-    delay: float = 0.0
-    calls: int = 0
-    _lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def register(self, size: tuple[int, int], records: Sequence[dict[str, Any]]) -> None:
-        self.by_size[size] = list(records)
-
-    def __call__(
-        self, image: np.ndarray, size: int | None = None, conf: float | None = None
-    ) -> Detections:
-        with self._lock:
-            self.calls += 1
-        if self.delay:
-            time.sleep(self.delay)
-        height, width = image.shape[:2]
-        return Detections.from_records(self.by_size.get((width, height), []))
 
 
 @dataclass

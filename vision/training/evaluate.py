@@ -170,8 +170,15 @@ def _warned_share(results: list[PhotoResult]) -> float:
 
 
 def evaluate(
-    data: Path, detector: Detector, *, split: str = "test", limit: int | None = None
+    data: Path,
+    detector: Detector,
+    *,
+    split: str = "test",
+    limit: int | None = None,
+    players: bool = True,
 ) -> Report:
+    """Every photo of `data`'s `split` read as a game's upload reads it, with its player
+    count (`players`), or without, as `sushigo detect` without --players does."""
     from datasets.yolo_format import SPLITS, read_split
 
     # "all": a held-out set made only for evaluation uses every split.
@@ -189,7 +196,8 @@ def evaluate(
         seen, found = detect_photo(photo, detector)
         turned = (seen.turn - photo.turn) % 360
         # As read_photo reads it, keeping the detector's boxes for mAP and confusion.
-        detections, settled_reading, _ = settle(seen, found, detector, item.truth["players"])
+        count = item.truth["players"] if players else None
+        detections, settled_reading, _ = settle(seen, found, detector, count)
         reading = read_turned(settled_reading, turned)
         seconds = time.perf_counter() - start
         report.photos.append(
