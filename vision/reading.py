@@ -37,12 +37,10 @@ from vision.boxes import areas, intersections, pairwise_intersections
 from vision.detections import Detections
 from vision.labels import STACK_LABELS, label_id
 from vision.notices import NO_CARDS, Notice, NoticeCode, ReadingWarning, warning_text
+from vision.stack_check import MIN_PROBABILITY
 
 WASABI: Final[str] = "wasabi"
 STACK_OF_NIGIRI: Final[dict[str, str]] = {nigiri: stack for stack, nigiri in STACKS.items()}
-# settle_hand_size: with the hand one card short, a plain nigiri the stack check gave at
-# least these odds of a wasabi under it is read as the stack (its own even odds).
-LEANS_ON_WASABI: Final[float] = 0.5
 # A nigiri the classifier gave another nigiri kind at least these odds is pointed out: the
 # three share a face colour, and that mistake leaves the card count right and the
 # confidence high, so no other warning sees it.
@@ -230,10 +228,13 @@ def settle_hand_size(detections: Detections, players: int | None) -> Settled:
     nigiri: on the tuning sets five in six such stacks were a plain nigiri below another
     yellow card's top, whose yellow looks like a wasabi's (benchmarks/probe_lone_stacks.py).
     card-spec: a collection holds exactly the hand size, a wasabi under a nigiri counted
-    as a card. So where the hand is then one card short, the plain nigiri the check leaned
-    most towards a wasabi (LEANS_ON_WASABI or more) is read as the stack, when that makes
-    the hand right, and a note says so. Where no hand size settles it (no player count,
-    or a hand still wrong), a notice points out the nigiri read as plain.
+    as a card. So where the hand is then one card short, of the nigiri the check called
+    on a wasabi (stack_check.MIN_PROBABILITY) the likeliest is read as the stack, when
+    that makes the hand right, and a note says so: a hand short for a card the finder
+    missed stays short, for the closer look (vision.pipeline.settle). On the tuning sets,
+    any nigiri the check gave even odds had made 15 photos wrong, these 12. Where no hand
+    size settles it (no player count, or a hand still wrong), a notice points out the
+    nigiri read as plain.
     """
     hand = HAND_SIZE.get(players) if players is not None else None
     detections, unsure = _lone_stacks_as_plain(detections)
@@ -293,13 +294,13 @@ def checked_stacks(detections: Detections) -> list[int]:
 
 def _leaning_nigiri(reading: Reading) -> int | None:
     """The plain nigiri (index into reading.detections, in no stack) the stack check gave
-    the highest probability of a wasabi under it, if that is LEANS_ON_WASABI or more."""
+    the highest probability of a wasabi under it, if it called it on a wasabi."""
     in_stack = {i for pair in reading.stacks for i in pair}
     under = reading.detections.under
     candidates = [
         i
         for i, label in enumerate(reading.detections.labels)
-        if label in NIGIRI and i not in in_stack and under[i] >= LEANS_ON_WASABI
+        if label in NIGIRI and i not in in_stack and under[i] >= MIN_PROBABILITY
     ]
     return max(candidates, key=lambda i: float(under[i]), default=None)
 

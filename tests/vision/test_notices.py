@@ -75,7 +75,7 @@ def test_what_the_hand_size_settled_and_what_it_did_not_have_their_codes() -> No
     unsettled = settle_hand_size(lone, None)
     assert codes(unsettled.notes) == [NoticeCode.UNSURE_STACK]
     assert unsettled.reading.warnings == unsettled.notes  # no hand size: no problem
-    stacked = leaning(spread(*FOUR_CARDS, ("egg", 0.9), ("salmon", 0.9)), egg=0.74, salmon=0.1)
+    stacked = leaning(spread(*FOUR_CARDS, ("egg", 0.9), ("salmon", 0.9)), egg=0.97, salmon=0.1)
     assert codes(settle_hand_size(stacked, 5).notes) == [NoticeCode.READ_ON_WASABI]
 
 
