@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import vision.pipeline as pipeline
 import vision.training.evaluate as evaluate
 from vision.detections import Detections
 from vision.detector import load_detector
@@ -26,18 +27,16 @@ def without_closer(
 
 def main() -> None:
     detector = load_detector()
-    with_closer = evaluate.settle
+    with_closer = pipeline.settle
     for data in map(Path, sys.argv[1:]):
         row = []
-        for name, settle in (("without", None), ("with", with_closer)):
-            evaluate.settle = settle or (
-                lambda _p, found, _d, players: settle_hand_size(found, players)
-            )
+        for name, settle in (("without", without_closer), ("with", with_closer)):
+            pipeline.settle = settle  # what pipeline.read_settled calls, for evaluate
             summary = evaluate.evaluate(data, detector, split="all").summary()
             wrong = summary["wrong_photos"]
             unwarned = sum(not photo["warnings"] for photo in wrong)
             row.append(f"{name}: {len(wrong)} wrong, {unwarned} of them unwarned")
-        evaluate.settle = with_closer
+        pipeline.settle = with_closer
         print(f"{data.name}: " + "; ".join(row))
 
 

@@ -274,9 +274,16 @@ def review_detections(
 def read_photo(photo: Photo, detector: Detector, *, players: int | None = None) -> Reading:
     """The reading of a decoded photo, with boxes in the original photo's pixels, turned
     by `reading.turn` degrees clockwise where its cards did not stand upright."""
+    return read_settled(photo, detector, players=players).reading
+
+
+def read_settled(photo: Photo, detector: Detector, *, players: int | None = None) -> Settled:
+    """`read_photo`'s reading, with the detections it was read from (the detector's, as
+    the hand size settled them) and the notes."""
     seen, detections = detect_photo(photo, detector)
-    reading = settle(seen, detections, detector, players).reading
-    return read_turned(reading, (seen.turn - photo.turn) % 360)
+    settled = settle(seen, detections, detector, players)
+    reading = read_turned(settled.reading, (seen.turn - photo.turn) % 360)
+    return Settled(settled.detections, reading, settled.notes)
 
 
 def read_turned(reading: Reading, degrees: int) -> Reading:

@@ -15,6 +15,7 @@ from datasets.scene import make_scene
 from datasets.synth import write_dataset
 from scoring.cards import TALLY_KEYS
 from vision.photo import turn_image
+from vision.training.evaluate import Report
 
 
 @pytest.fixture(scope="module")
@@ -87,6 +88,23 @@ def test_eval_reports_exact_tallies_and_writes_json(
     assert len(wrong) == round(4 * (1 - summary["subsets"]["all"]["exact_tally"]))
     assert all(photo["read_and_true"] for photo in wrong)
     assert f"photos read wrong: {len(wrong)}" in printed
+
+
+def test_eval_without_players_reads_without_the_player_count(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import vision.training.evaluate
+
+    asked: list[bool] = []
+
+    def evaluate(*_args: object, players: bool, **_kwargs: object) -> Report:
+        asked.append(players)
+        return Report()
+
+    monkeypatch.setattr(vision.training.evaluate, "evaluate", evaluate)
+    assert main(["eval", "--data", str(tmp_path)]) == 0
+    assert main(["eval", "--data", str(tmp_path), "--without-players"]) == 0
+    assert asked == [True, False]
 
 
 def test_train_passes_the_device_to_the_finder_training(

@@ -109,3 +109,33 @@ def test_a_photo_read_turned_is_scored_against_its_cards_where_they_lie(tmp_path
     assert all(result.turned == 90 for result in report.photos)
     assert report.ap and all(ap["map50_95"] == 1.0 for ap in report.ap.values())
     assert not report.confusion["(none)"]
+
+
+class MissesACard:
+    """Finds every card of each photo but its first, confidently."""
+
+    def __init__(self, data: Path) -> None:
+        self.truths: dict[bytes, Detections] = {}
+        for item in (item for split in SPLITS for item in read_split(data, split)):
+            photo = load_photo_file(item.image)
+            boxes = np.array([box for _, *box in item.boxes[1:]], np.float32) / photo.scale
+            ids = [LABEL_ID[kind] for kind, *_ in item.boxes[1:]]
+            self.truths[photo.image.tobytes()] = Detections(boxes, np.full(len(ids), 0.95), ids)
+
+    def __call__(
+        self, image: np.ndarray, size: int | None = None, conf: float | None = None
+    ) -> Detections:
+        return self.truths.get(image.tobytes(), Detections.empty())
+
+
+def test_without_the_player_count_no_hand_size_is_checked(tmp_path: Path) -> None:
+    """`sushigo eval --without-players` reads as `sushigo detect` without --players: a hand
+    a card short is then read wrong without a word."""
+    data = write_dataset(tmp_path / "data", images=3, seed=5, size=320, workers=1, progress=False)
+    detector = MissesACard(data)
+    with_count = evaluate(data, detector, split="all").summary()
+    without = evaluate(data, detector, split="all", players=False).summary()
+    assert with_count["subsets"]["all"]["exact_tally"] == 0.0
+    assert without["subsets"]["all"]["exact_tally"] == 0.0
+    assert with_count["warned"]["wrong"] == 1.0
+    assert without["warned"]["wrong"] == 0.0

@@ -20,7 +20,7 @@ from scoring.cards import CARD_KINDS, STACKS, TALLY_KEYS
 from vision.boxes import ious
 from vision.notices import Notice, NoticeCode, ReadingWarning, warning_text
 from vision.photo import boxes_turned_back, load_photo_file
-from vision.pipeline import Detector, detect_photo, read_turned, settle
+from vision.pipeline import Detector, read_settled
 
 # Conditions that make a photo hard, from the generator's record of how it was made.
 HARD = {
@@ -193,12 +193,10 @@ def evaluate(
     for n, item in enumerate(items):
         start = time.perf_counter()
         photo = load_photo_file(item.image)
-        seen, found = detect_photo(photo, detector)
-        turned = (seen.turn - photo.turn) % 360
-        # As read_photo reads it, keeping the detector's boxes for mAP and confusion.
         count = item.truth["players"] if players else None
-        detections, settled_reading, _ = settle(seen, found, detector, count)
-        reading = read_turned(settled_reading, turned)
+        # As read_photo reads it, keeping the detector's boxes for mAP and confusion.
+        detections, reading, _ = read_settled(photo, detector, players=count)
+        turned = reading.turn
         seconds = time.perf_counter() - start
         report.photos.append(
             PhotoResult(
