@@ -184,7 +184,8 @@ def _draw_panel(canvas: np.ndarray, style: _Style, reading: Reading) -> None:
     ]
     lines += [(f"! {warning}", WARNING_TEXT) for warning in reading.texts]
     max_width = canvas.shape[1] - 4 * style.pad
-    texts = [(_fit(text, style, max_width), colour) for text, colour in lines]
+    # A warning is what the reviewer acts on: wrapped to the photo's width, not cut.
+    texts = [(part, colour) for text, colour in lines for part in wrap(text, style, max_width)]
     sizes = [style.text_size(text) for text, _ in texts]
     ascent, descent = max(h for _, h, _ in sizes), max(d for _, _, d in sizes)
     line_h = ascent + descent + style.pad
@@ -224,6 +225,21 @@ def _panel_corner(
         return float(intersections(np.array([left, top, left + width, top + height]), boxes).sum())
 
     return min(corners, key=hidden)
+
+
+def wrap(text: str, style: _Style, max_width: int) -> list[str]:
+    """`text` in lines at most `max_width` pixels wide, broken between words; the lines
+    after the first indented; a word wider than a line alone is shortened (`_fit`)."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        longer = f"{line} {word}" if line else word
+        if line and style.text_size(longer)[0] > max_width:
+            lines.append(line)
+            longer = f"  {word}"
+        line = longer
+    lines.append(line)
+    return [_fit(part, style, max_width) for part in lines]
 
 
 def _fit(text: str, style: _Style, max_width: int) -> str:

@@ -111,7 +111,7 @@ def unsure_stacks(nigiri: Sequence[tuple[str, float]]) -> Notice:
     the check called them on a wasabi: no wasabi box was found under them, and no hand
     size settled them."""
     one = len(nigiri) == 1
-    which = ", ".join(f"{said(label)} ({odds:.2f})" for label, odds in nigiri)
+    which = ", ".join(f"{said(label)}, odds {odds:.2f}" for label, odds in nigiri)
     return Notice(
         NoticeCode.UNSURE_STACK,
         f"{len(nigiri)} nigiri read as plain though the stack check saw a wasabi under "

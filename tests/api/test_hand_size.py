@@ -23,8 +23,8 @@ ON_WASABI = (
     "had one card too few"
 )
 UNSURE = (
-    "1 nigiri read as plain though the stack check saw a wasabi under it (squid nigiri "
-    "(0.96)) and no wasabi's top was found: check whether one shows above it"
+    "1 nigiri read as plain though the stack check saw a wasabi under it (squid nigiri, "
+    "odds 0.96) and no wasabi's top was found: check whether one shows above it"
 )
 
 

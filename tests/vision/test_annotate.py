@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.annotate import COLOURS, annotate, encode_jpeg
+from vision.annotate import COLOURS, _Style, annotate, encode_jpeg, wrap
 from vision.detections import Detections
 from vision.labels import LABELS, label_id
 from vision.reading import read_tally
@@ -137,3 +137,17 @@ def test_the_panel_moves_off_cards_in_the_top_left_corner() -> None:
     darkened = np.all(drawn == 42, axis=2)  # the panel darkens the grey 120 to 42
     assert not darkened[:270, :400].any()  # the cards are not under the panel
     assert darkened[-40:, :].any() or darkened[:40, -200:].any()  # it went to a corner
+
+
+def test_a_long_warning_is_wrapped_to_the_photo_not_cut() -> None:
+    style = _Style(800)
+    text = (
+        "1 nigiri read as plain though the stack check saw a wasabi under it (squid nigiri, "
+        "odds 1.00) and no wasabi's top was found: check whether one shows above it"
+    )
+    lines = wrap(text, style, 300)
+    assert len(lines) >= 3
+    assert all(style.text_size(line)[0] <= 300 for line in lines)
+    assert all(line.startswith("  ") for line in lines[1:])
+    assert " ".join(line.strip() for line in lines) == text  # every word, in order
+    assert wrap("Tempura: 2", style, 300) == ["Tempura: 2"]

@@ -683,7 +683,7 @@ def test_without_the_hand_size_a_stack_on_the_checks_word_alone_is_read_plain_an
         assert nonzero(settled.reading)["salmon"] == 1 and settled.reading.cards == 5
         assert settled.reading.texts == [
             f"1 nigiri read as plain though the stack check saw a wasabi under it (salmon "
-            f"nigiri ({odds:.2f})) and no wasabi's top was found: check whether one shows "
+            f"nigiri, odds {odds:.2f}) and no wasabi's top was found: check whether one shows "
             "above it"
         ]
         assert settled.notes == settled.reading.warnings
