@@ -1,5 +1,7 @@
 """What the closer look (vision.pipeline.CLOSER_SIZES) changes: photos read exactly, and
 photos read wrong without a warning, with and without it, on `sushigo synth` datasets.
+"Without" is the hand size's settling alone: no closer look, and so no doubtful boxes
+(vision.pipeline._doubtful_cards) for a hand still short either.
 
     python -m benchmarks.probe_closer data/tune-13000 data/tune-13500 ...
 """

@@ -35,7 +35,9 @@ class Block(importlib.abc.MetaPathFinder):
 sys.meta_path.insert(0, Block())
 from api.cli import main
 """
-PROBE = BLOCK + """
+PROBE = (
+    BLOCK
+    + """
 assert main(["detect", {photo!r}, "--json"]) == 0
 from fastapi.testclient import TestClient
 from api.main import create_app
@@ -47,6 +49,7 @@ with TestClient(create_app(Settings(data_dir={data!r}))) as client:
     assert client.post("/api/v1/games", json={{"players": ["Ann", "Bo"]}}).status_code == 201
 print("MODULES " + json.dumps(sorted(sys.modules)))
 """
+)
 
 
 def _imported_while_reading(tmp_path: Path) -> list[str]:

@@ -111,7 +111,7 @@ def unsure_stacks(nigiri: Sequence[tuple[str, float]]) -> Notice:
     the check called them on a wasabi: no wasabi box was found under them, and no hand
     size settled them."""
     one = len(nigiri) == 1
-    which = ", ".join(f"{said(label)}, odds {odds:.2f}" for label, odds in nigiri)
+    which = ", ".join(f"{said(label)}, odds {_odds(odds)}" for label, odds in nigiri)
     return Notice(
         NoticeCode.UNSURE_STACK,
         f"{len(nigiri)} nigiri read as plain though the stack check saw a wasabi under "
@@ -120,14 +120,20 @@ def unsure_stacks(nigiri: Sequence[tuple[str, float]]) -> Notice:
     )
 
 
-def read_on_wasabi(nigiri: str, leaning: float) -> Notice:
-    """The hand had one card too few: this nigiri (label), which the stack check gave
-    `leaning` odds of a wasabi under it, was read as on a wasabi."""
+def read_on_wasabi(nigiri: str, odds: float) -> Notice:
+    """The hand had one card too few: this nigiri (label), which the stack check called
+    on a wasabi at `odds`, was read as on a wasabi."""
     return Notice(
         NoticeCode.READ_ON_WASABI,
-        f"one {said(nigiri)} read as on a wasabi: the stack check leaned that way "
-        f"({leaning:.2f}) and the hand had one card too few",
+        f"one {said(nigiri)} read as on a wasabi: the stack check called it on one "
+        f"({_odds(odds)}) and the hand had one card too few",
     )
+
+
+def _odds(probability: float) -> str:
+    """A probability to two places, and under 1 said under 1: a check 0.996 sure is not
+    said certain."""
+    return f"{probability if probability >= 1 else min(probability, 0.99):.2f}"
 
 
 def turned(degrees: int) -> Notice:

@@ -19,6 +19,7 @@ from vision.reading import (
     Reading,
     Settled,
     card_aspect,
+    noted,
     settle_hand_size,
     top_fragment,
 )
@@ -194,9 +195,7 @@ def settle(
         if settled.reading.cards < hand:
             return _doubtful_cards(photo, settled, detector, players, hand)
         return settled
-    note = notices.looked_closer(settled.reading.cards, hand)
-    reading = dataclasses.replace(closer.reading, warnings=[*closer.reading.warnings, note])
-    return Settled(closer.detections, reading, [*closer.notes, note])
+    return noted(closer, [notices.looked_closer(settled.reading.cards, hand)])
 
 
 def _doubtful_cards(
@@ -226,9 +225,7 @@ def _doubtful_cards(
             break
     if cards != hand:
         return settled
-    note = notices.doubtful_cards(found[taken].labels)
-    reading = dataclasses.replace(trial.reading, warnings=[*trial.reading.warnings, note])
-    return Settled(trial.detections, reading, [*trial.notes, note])
+    return noted(trial, [notices.doubtful_cards(found[taken].labels)])
 
 
 def _cut_below(strip: np.ndarray, known: Detections) -> Detections:
@@ -264,11 +261,7 @@ def review_detections(
     upright where its cards were not): the detections settled with the hand size's help
     (`settle`), their reading, and the notes a reviewer is shown (the hand size's, the
     closer look's, the turn's)."""
-    settled = settle(photo, detections, detector, players)
-    if not photo.turn:
-        return settled
-    reading = read_turned(settled.reading, photo.turn)
-    return Settled(settled.detections, reading, [*settled.notes, notices.turned(photo.turn)])
+    return _turned_back(settle(photo, detections, detector, players), photo.turn)
 
 
 def read_photo(photo: Photo, detector: Detector, *, players: int | None = None) -> Reading:
@@ -282,8 +275,16 @@ def read_settled(photo: Photo, detector: Detector, *, players: int | None = None
     the hand size settled them) and the notes."""
     seen, detections = detect_photo(photo, detector)
     settled = settle(seen, detections, detector, players)
-    reading = read_turned(settled.reading, (seen.turn - photo.turn) % 360)
-    return Settled(settled.detections, reading, settled.notes)
+    return _turned_back(settled, (seen.turn - photo.turn) % 360)
+
+
+def _turned_back(settled: Settled, degrees: int) -> Settled:
+    """`settled`, of a photo read turned `degrees` clockwise, with the turn's note among
+    its reading's warnings and its notes (itself for none)."""
+    if not degrees:
+        return settled
+    reading = read_turned(settled.reading, degrees)
+    return Settled(settled.detections, reading, [*settled.notes, notices.turned(degrees)])
 
 
 def read_turned(reading: Reading, degrees: int) -> Reading:

@@ -110,7 +110,8 @@ class Reading:
     warnings: what a reviewer is told, in order: vision's own notices (vision.notices),
         then the collection's own problems (hand size, deck) as the rules engine found
         them (scoring.check_collection's Problems), then the notes of what the hand size
-        settled and of the turn. A review that checks the collection itself, with the
+        settled or left unsure (vision.reading.settle_hand_size, vision.pipeline.settle)
+        and of the turn. A review that checks the collection itself, with the
         player's name, keeps only the `notices`.
     cards: the number of cards, each stack counting 2.
     lone_stacks: indices into `detections` of stack boxes with no wasabi box found under
@@ -214,9 +215,9 @@ def read_tally(
 class Settled(NamedTuple):
     """The detector's detections after the hand size had its say, and their reading."""
 
-    detections: Detections  # as found, or with one box relabelled (stack <-> its nigiri)
+    detections: Detections  # as found, or with stacks relabelled as their plain nigiri
     reading: Reading  # read_tally of `detections`, the notes last among its warnings
-    notes: list[Notice]  # what the hand size changed, for the reviewer
+    notes: list[Notice]  # what the hand size (or the closer look) changed or left unsure
 
 
 def settle_hand_size(detections: Detections, players: int | None) -> Settled:
@@ -237,15 +238,16 @@ def settle_hand_size(detections: Detections, players: int | None) -> Settled:
     nigiri read as plain.
     """
     hand = HAND_SIZE.get(players) if players is not None else None
-    detections, unsure = _lone_stacks_as_plain(detections)
+    detections, plain = _lone_stacks_as_plain(detections)
     reading = read_tally(detections, players=players)
+    unsure = _still_plain(reading, plain, detections)
     unsettled = [notices.unsure_stacks(unsure)] if unsure else []
     if hand is not None and reading.cards == hand:
         return Settled(detections, reading, [])  # the hand vouches for the plain nigiri
     if hand is not None and reading.cards == hand - 1:
-        leaning = _leaning_nigiri(reading)
-        if leaning is not None:
-            index = int(reading.source[leaning])
+        likeliest = _likeliest_stack(reading)
+        if likeliest is not None:
+            index = int(reading.source[likeliest])
             nigiri = detections.labels[index]
             class_id = detections.class_id.copy()
             class_id[index] = label_id(STACK_OF_NIGIRI[nigiri])
@@ -253,29 +255,36 @@ def settle_hand_size(detections: Detections, players: int | None) -> Settled:
             stacked_reading = read_tally(stacked, players=players)
             if stacked_reading.cards == hand:
                 note = notices.read_on_wasabi(nigiri, float(detections.under[index]))
-                return _noted(Settled(stacked, stacked_reading, []), [note])
-    return _noted(Settled(detections, reading, []), unsettled)
+                return noted(Settled(stacked, stacked_reading, []), [note])
+    return noted(Settled(detections, reading, []), unsettled)
 
 
-def _noted(settled: Settled, notes: list[Notice]) -> Settled:
+def noted(settled: Settled, notes: list[Notice]) -> Settled:
     """`settled` with `notes` last among its reading's warnings and as its notes."""
     warnings: list[ReadingWarning] = [*settled.reading.warnings, *notes]
     reading = dataclasses.replace(settled.reading, warnings=warnings)
     return Settled(settled.detections, reading, [*settled.notes, *notes])
 
 
-def _lone_stacks_as_plain(detections: Detections) -> tuple[Detections, list[tuple[str, float]]]:
+def _lone_stacks_as_plain(detections: Detections) -> tuple[Detections, list[int]]:
     """The detections with each of their `checked_stacks` read as its plain nigiri; and
-    those nigiri (label, the stack check's odds)."""
+    the indices of those nigiri."""
     lone = checked_stacks(detections)
     if not lone:
         return detections, []
     class_id = detections.class_id.copy()
-    unsure = []
     for index in lone:
-        unsure.append((STACKS[detections.labels[index]], float(detections.under[index])))
-        class_id[index] = label_id(unsure[-1][0])
-    return detections.relabelled(class_id), unsure
+        class_id[index] = label_id(STACKS[detections.labels[index]])
+    return detections.relabelled(class_id), lone
+
+
+def _still_plain(
+    reading: Reading, plain: list[int], detections: Detections
+) -> list[tuple[str, float]]:
+    """Of the nigiri read plain (indices into `detections`), those the reading kept plain
+    and in no stack (label, the stack check's odds): a wasabi box beside one may pair it."""
+    paired = {int(reading.source[nigiri]) for _, nigiri in reading.stacks}
+    return [(detections.labels[i], float(detections.under[i])) for i in plain if i not in paired]
 
 
 def checked_stacks(detections: Detections) -> list[int]:
@@ -292,7 +301,7 @@ def checked_stacks(detections: Detections) -> list[int]:
     return [i for i in lone if np.isfinite(detections.under[i]) and not holds_wasabi[i]]
 
 
-def _leaning_nigiri(reading: Reading) -> int | None:
+def _likeliest_stack(reading: Reading) -> int | None:
     """The plain nigiri (index into reading.detections, in no stack) the stack check gave
     the highest probability of a wasabi under it, if it called it on a wasabi."""
     in_stack = {i for pair in reading.stacks for i in pair}

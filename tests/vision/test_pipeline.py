@@ -23,7 +23,14 @@ from vision.photo import (
     turned_file,
     turned_size,
 )
-from vision.pipeline import ASKEW, SLANT_BEYOND, TURN_FLOOR, detect_photo, read_photo
+from vision.pipeline import (
+    ASKEW,
+    SLANT_BEYOND,
+    TURN_FLOOR,
+    detect_photo,
+    read_photo,
+    read_settled,
+)
 from vision.reading import Reading
 
 WIDTH, HEIGHT = 120, 80
@@ -156,11 +163,14 @@ def test_cards_at_a_slant_are_read_turned_straight() -> None:
     assert seen.turn == 330  # turned back 30 degrees: anticlockwise
     np.testing.assert_allclose(detections.confidence, 0.9)
     assert detector.calls == 1 + 3 + 1  # as found and its quarter turns, then straight
-    reading = read_photo(photo_of(cards_at(30)), StraightOnly())
+    settled = read_settled(photo_of(cards_at(30)), StraightOnly())
+    reading = settled.reading
     assert reading.to_json()["turned"] == 330
     assert reading.texts[-1] == (
         "the photo was read turned 30° anticlockwise: its cards lay at a slant"
     )
+    assert settled.notes == reading.warnings  # what the reviewer is told, the turn too
+    assert read_photo(photo_of(cards_at(30)), StraightOnly()).to_json() == reading.to_json()
 
 
 def test_cards_nearly_straight_are_not_tried_at_a_slant() -> None:
