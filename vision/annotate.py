@@ -104,16 +104,23 @@ def encode_jpeg(image: np.ndarray, quality: int = 85) -> bytes:
 class _Style:
     """Line widths and text sizes for one image, from its long side."""
 
-    def __init__(self, long_side: int) -> None:
+    def __init__(self, long_side: int, text_share: float = 1.0) -> None:
         unit = max(long_side, 200) / 1000  # 1 at a megapixel-ish photo
+        self.long_side = long_side
+        self.text_share = text_share
         self.line = max(1, round(2.5 * unit))
-        self.text_scale = 0.55 * unit
-        self.text_weight = max(1, round(1.5 * unit))
-        self.pad = max(2, round(4 * unit))
+        self.text_scale = 0.55 * unit * text_share
+        self.text_weight = max(1, round(1.5 * unit * text_share))
+        self.pad = max(2, round(4 * unit * text_share))
 
     @classmethod
     def for_image(cls, image: np.ndarray) -> _Style:
         return cls(max(image.shape[:2]))
+
+    def smaller(self, factor: float) -> _Style:
+        """The same lines with text `factor` times as large (the panel, where it would not
+        fit the photo's height)."""
+        return _Style(self.long_side, self.text_share * factor)
 
     def text_size(self, text: str, scale: float = 1.0) -> tuple[int, int, int]:
         """(width, height above the baseline, depth below it) of `text`."""
@@ -183,28 +190,71 @@ def _draw_panel(canvas: np.ndarray, style: _Style, reading: Reading) -> None:
         if count
     ]
     lines += [(f"! {warning}", WARNING_TEXT) for warning in reading.texts]
-    max_width = canvas.shape[1] - 4 * style.pad
+    panel = panel_layout(lines, canvas.shape[:2], style)
+    left, top = _panel_corner(canvas.shape[:2], panel.width, panel.height, reading.detections.xyxy)
+    region = canvas[top : top + panel.height, left : left + panel.width]
+    region[:] = (region.astype(np.float32) * 0.35).astype(np.uint8)
+    pad = panel.style.pad
+    for k, (text, colour) in enumerate(panel.texts):
+        cv2.putText(
+            canvas,
+            text,
+            (left + pad, top + pad + k * panel.line_h + panel.ascent),
+            FONT,
+            panel.style.text_scale,
+            colour,
+            panel.style.text_weight,
+            cv2.LINE_AA,
+        )
+
+
+class Panel(NamedTuple):
+    """The panel's lines as drawn (wrapped), the style they are drawn in, and its size:
+    line k's baseline lies `pad + k * line_h + ascent` below the panel's top."""
+
+    texts: list[tuple[str, tuple[int, int, int]]]
+    style: _Style
+    ascent: int
+    line_h: int
+    width: int
+    height: int
+
+
+# Below this share of the photo's own text size the panel's words no longer read.
+_SMALLEST_TEXT: Final[float] = 0.4
+
+
+def panel_layout(
+    lines: list[tuple[str, tuple[int, int, int]]], size: tuple[int, int], style: _Style
+) -> Panel:
+    """`lines` wrapped to the photo's width, in text made smaller until they fit its
+    height (many warnings on a small photo); where even the smallest text does not fit,
+    the last line that fits says how many more there are."""
+    image_h, image_w = size
+    while True:
+        panel = _laid_out(lines, image_w, style)
+        if panel.height <= image_h or style.text_share <= _SMALLEST_TEXT:
+            break
+        style = style.smaller(max(image_h / panel.height, _SMALLEST_TEXT / style.text_share))
+    if panel.height <= image_h:
+        return panel
+    fits = max(1, (image_h - style.pad) // panel.line_h)
+    more = len(panel.texts) - fits + 1
+    texts = [*panel.texts[: fits - 1], (f"... {more} more lines", WARNING_TEXT)]
+    width = max(style.text_size(text)[0] for text, _ in texts) + 2 * style.pad
+    height = panel.line_h * fits + style.pad
+    return panel._replace(texts=texts, width=min(width, image_w), height=min(height, image_h))
+
+
+def _laid_out(lines: list[tuple[str, tuple[int, int, int]]], image_w: int, style: _Style) -> Panel:
+    max_width = image_w - 4 * style.pad
     # A warning is what the reviewer acts on: wrapped to the photo's width, not cut.
     texts = [(part, colour) for text, colour in lines for part in wrap(text, style, max_width)]
     sizes = [style.text_size(text) for text, _ in texts]
     ascent, descent = max(h for _, h, _ in sizes), max(d for _, _, d in sizes)
     line_h = ascent + descent + style.pad
-    width = min(max(w for w, _, _ in sizes) + 2 * style.pad, canvas.shape[1])
-    height = min(line_h * len(texts) + style.pad, canvas.shape[0])
-    left, top = _panel_corner(canvas.shape[:2], width, height, reading.detections.xyxy)
-    region = canvas[top : top + height, left : left + width]
-    region[:] = (region.astype(np.float32) * 0.35).astype(np.uint8)
-    for k, (text, colour) in enumerate(texts):
-        cv2.putText(
-            canvas,
-            text,
-            (left + style.pad, top + style.pad + k * line_h + ascent),
-            FONT,
-            style.text_scale,
-            colour,
-            style.text_weight,
-            cv2.LINE_AA,
-        )
+    width = min(max(w for w, _, _ in sizes) + 2 * style.pad, image_w)
+    return Panel(texts, style, ascent, line_h, width, line_h * len(texts) + style.pad)
 
 
 def _panel_corner(

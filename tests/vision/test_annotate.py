@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.annotate import COLOURS, _Style, annotate, encode_jpeg, wrap
+from vision.annotate import COLOURS, _laid_out, _Style, annotate, encode_jpeg, panel_layout, wrap
 from vision.detections import Detections
 from vision.labels import LABELS, label_id
 from vision.reading import read_tally
@@ -151,3 +151,34 @@ def test_a_long_warning_is_wrapped_to_the_photo_not_cut() -> None:
     assert all(line.startswith("  ") for line in lines[1:])
     assert " ".join(line.strip() for line in lines) == text  # every word, in order
     assert wrap("Tempura: 2", style, 300) == ["Tempura: 2"]
+
+
+def many_warnings(count: int) -> list[tuple[str, tuple[int, int, int]]]:
+    text = "1 nigiri read as plain though the stack check saw a wasabi under it"
+    return [(f"! {text} ({k})", (0, 0, 255)) for k in range(count)]
+
+
+def test_many_warnings_on_a_small_photo_fit_in_smaller_text() -> None:
+    """Every line of the panel lies inside the photo: the text shrinks to fit its height."""
+    style = _Style(320)
+    lines = [("9 cards", (255, 255, 255)), *many_warnings(30)]
+    as_it_was = _laid_out(lines, 320, style)
+    assert as_it_was.height > 240  # in the photo's own text size it would run off
+    panel = panel_layout(lines, (240, 320), style)
+    assert panel.style.text_scale < style.text_scale
+    assert panel.height <= 240 and panel.width <= 320
+    last_baseline = panel.style.pad + (len(panel.texts) - 1) * panel.line_h + panel.ascent
+    assert last_baseline < panel.height
+    assert all(panel.style.text_size(text)[0] <= 320 for text, _ in panel.texts)
+    words = " ".join(text.strip() for text, _ in panel.texts)
+    assert all(f"({k})" in words for k in range(30))  # no warning dropped
+
+
+def test_a_panel_too_long_for_the_smallest_text_says_how_many_lines_it_left_out() -> None:
+    style = _Style(320)
+    lines = many_warnings(200)
+    panel = panel_layout(lines, (240, 320), style)
+    assert panel.height <= 240
+    kept = len(panel.texts) - 1
+    left_out = len(_laid_out(lines, 320, panel.style).texts) - kept
+    assert panel.texts[-1][0] == f"... {left_out} more lines"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from datasets.synth import write_dataset
 from datasets.yolo_format import SPLITS, read_split
@@ -139,3 +140,11 @@ def test_without_the_player_count_no_hand_size_is_checked(tmp_path: Path) -> Non
     assert without["subsets"]["all"]["exact_tally"] == 0.0
     assert with_count["warned"]["wrong"] == 1.0
     assert without["warned"]["wrong"] == 0.0
+
+
+@pytest.mark.parametrize(("players", "words"), [(True, "with"), (False, "without")])
+def test_the_report_says_whether_the_player_count_was_given(players: bool, words: str) -> None:
+    summary = Report(photos=[result("000001", TRUTH)], players=players).summary()
+    assert summary["with_players"] is players
+    first = format_report(summary).splitlines()[0]
+    assert first == f"read {words} the player count (the hand-size check)"

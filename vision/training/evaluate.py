@@ -91,6 +91,7 @@ class Report:
     photos: list[PhotoResult] = field(default_factory=list)
     ap: dict[str, dict[str, float]] = field(default_factory=dict)
     confusion: dict[str, Counter[str]] = field(default_factory=dict)
+    players: bool = True  # read with each photo's player count (the hand-size check)
 
     def share(self, results: list[PhotoResult] | None = None, test: str = "exact") -> float:
         results = self.photos if results is None else results
@@ -145,6 +146,7 @@ class Report:
             "right": _warned_share([r for r in self.photos if r.exact]),
         }
         return {
+            "with_players": self.players,
             "subsets": table,
             "count_errors": errors,
             "map50_95": self.ap,
@@ -186,7 +188,7 @@ def evaluate(
     items = [item for s in splits for item in read_split(data, s)][:limit]
     if not items:
         raise ValueError(f"no images in {data}/images/{split}")
-    report = Report()
+    report = Report(players=players)
     predictions: list[tuple[str, np.ndarray, float, int]] = []  # kind, box, conf, image
     truths: list[tuple[str, np.ndarray, int]] = []
     confusion: dict[str, Counter[str]] = {k: Counter() for k in (*CARD_KINDS, "(none)")}
@@ -295,7 +297,9 @@ def _ap(tp: np.ndarray, n_gt: int) -> float:
 
 
 def format_report(summary: dict[str, Any]) -> str:
-    lines = ["subset            photos  exact   stacks  maki    score   cards"]
+    count = "with" if summary.get("with_players", True) else "without"
+    lines = [f"read {count} the player count (the hand-size check)", ""]
+    lines.append("subset            photos  exact   stacks  maki    score   cards")
     for name, row in summary["subsets"].items():
         figures = (
             row["exact_tally"],
