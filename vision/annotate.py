@@ -53,8 +53,9 @@ def annotate(image: np.ndarray, reading: Reading) -> np.ndarray:
         _draw_frame(canvas, style, box, int(class_id))
     for wasabi, nigiri in reading.stacks:
         _draw_link(canvas, style, detections.xyxy[wasabi], detections.xyxy[nigiri])
-    for tag in tags(reading):
-        _draw_tag(canvas, style, tag)
+    labelled = tags(reading)
+    for tag, place in zip(labelled, tag_places(labelled, style, canvas.shape[:2]), strict=True):
+        _draw_tag(canvas, style, tag, place)
     _draw_panel(canvas, style, reading)
     return canvas
 
@@ -145,19 +146,46 @@ def _draw_frame(canvas: np.ndarray, style: _Style, box: np.ndarray, class_id: in
     cv2.rectangle(canvas, (x1, y1), (x2, y2), COLOURS[class_id], style.line, cv2.LINE_AA)
 
 
-def _draw_tag(canvas: np.ndarray, style: _Style, tag: Tag) -> None:
-    """The label and confidence on a tag in the box's colour, on its top edge."""
+def tag_places(
+    labelled: list[Tag], style: _Style, size: tuple[int, int]
+) -> list[tuple[int, int, int, int]]:
+    """(left, top, right, bottom) of each tag: on its box's top edge, outside the box where
+    there is room above it; where that would cover a tag already placed (boxes side by side
+    in a row, a stack beside a wasabi), further down inside its box. Tags are placed from
+    the top of the photo down, so that the highest keeps its place."""
+    image_h, image_w = size
+    places: list[tuple[int, int, int, int] | None] = [None] * len(labelled)
+    taken: list[tuple[int, int, int, int]] = []
+    order = sorted(range(len(labelled)), key=lambda k: (float(labelled[k].box[1]), k))
+    for k in order:
+        tag = labelled[k]
+        width, height, depth = style.text_size(tag.text)
+        tag_w, tag_h = width + 2 * style.pad, height + depth + 2 * style.pad
+        x1, y1 = round(float(tag.box[0])), round(float(tag.box[1]))
+        left = min(max(x1, 0), max(image_w - tag_w, 0))
+        tops = [y1 - tag_h] if y1 - tag_h >= 0 else []
+        tops += [max(y1, 0) + step * tag_h for step in range(4)]
+        candidates = [(left, top, left + tag_w, top + tag_h) for top in tops]
+        inside = [c for c in candidates if c[3] <= image_h] or candidates[:1]
+        free = [c for c in inside if not any(_overlap(c, other) for other in taken)]
+        places[k] = (free or inside)[0]
+        taken.append(places[k])
+    return [place for place in places if place is not None]
+
+
+def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _draw_tag(
+    canvas: np.ndarray, style: _Style, tag: Tag, place: tuple[int, int, int, int]
+) -> None:
+    """The label and confidence on a tag in the box's colour, at `place` (tag_places)."""
     colour = COLOURS[tag.class_id]
-    x1, y1 = round(float(tag.box[0])), round(float(tag.box[1]))
     text = tag.text
-    width, height, depth = style.text_size(text)
-    tag_h = height + depth + 2 * style.pad
-    # The tag sits on the box's top edge, outside the box when there is room above it.
-    top = y1 - tag_h if y1 - tag_h >= 0 else y1
-    left = min(max(x1, 0), max(canvas.shape[1] - width - 2 * style.pad, 0))
-    cv2.rectangle(
-        canvas, (left, top), (left + width + 2 * style.pad, top + tag_h), colour, cv2.FILLED
-    )
+    _, height, _ = style.text_size(text)
+    left, top, right, bottom = place
+    cv2.rectangle(canvas, (left, top), (right, bottom), colour, cv2.FILLED)
     cv2.putText(
         canvas,
         text,

@@ -6,7 +6,17 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.annotate import COLOURS, _laid_out, _Style, annotate, encode_jpeg, panel_layout, wrap
+from vision.annotate import (
+    COLOURS,
+    _laid_out,
+    _Style,
+    annotate,
+    encode_jpeg,
+    panel_layout,
+    tag_places,
+    tags,
+    wrap,
+)
 from vision.detections import Detections
 from vision.labels import LABELS, label_id
 from vision.reading import read_tally
@@ -182,3 +192,35 @@ def test_a_panel_too_long_for_the_smallest_text_says_how_many_lines_it_left_out(
     kept = len(panel.texts) - 1
     left_out = len(_laid_out(lines, 320, panel.style).texts) - kept
     assert panel.texts[-1][0] == f"... {left_out} more lines"
+
+
+def test_tags_of_boxes_side_by_side_do_not_cover_each_other() -> None:
+    """A lone wasabi's long tag ("Wasabi (no nigiri on it) 89%") would run over the tag
+    of the card beside it on the same row: the lower one moves down inside its box."""
+    row = detections(
+        ("wasabi", [40, 260, 170, 410], 0.89),
+        ("egg", [195, 236, 330, 410], 0.88),
+        ("maki_2", [335, 236, 470, 410], 0.9),
+    )
+    labelled = tags(read_tally(row))
+    style = _Style(1000)
+    places = tag_places(labelled, style, (1000, 750))
+    assert len(places) == 3
+    for k, a in enumerate(places):
+        for b in places[k + 1 :]:
+            assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
+    # The higher tags stay on their boxes' top edges, outside them.
+    assert places[1][3] == 236 and places[2][3] == 236
+    assert places[0][1] >= 260  # the wasabi's, inside its box
+    drawn = annotate(photo(1000, 750), read_tally(row))
+    assert drawn.shape == (1000, 750, 3)
+
+
+def test_tags_with_no_room_to_move_stay_inside_the_photo() -> None:
+    """In a photo too low to move a tag down, tags that meet stay in it, covering."""
+    row = detections(("tempura", [40, 2, 170, 40], 0.9), ("sashimi", [100, 2, 300, 40], 0.9))
+    places = tag_places(tags(read_tally(row)), _Style(1000), (40, 750))
+    assert len(places) == 2
+    assert all(
+        0 <= top < bottom <= 40 and 0 <= left < right <= 750 for left, top, right, bottom in places
+    )
