@@ -291,8 +291,10 @@ def test_the_stack_check_is_fed_crops_of_its_own_networks_size(tmp_path: Path) -
 
 def test_shipped_int8_crop_networks_pick_the_float_networks_classes(scenes: list) -> None:
     """The fast path runs int8 copies of the crop networks (vision/training/quantize.py); on the
-    true boxes of fresh photos they must pick the classes their float originals pick
-    (measured: all 175 cards and 39 nigiri)."""
+    true boxes of fresh photos they must pick the classes their float originals pick, on
+    this CPU whatever its int8 instructions (measured: all 166 cards and 31 nigiri). Copies
+    with full-range weights, on a CPU without VNNI, missed 1 of these nigiri and read fewer
+    photos right (benchmarks/probe_int8.py)."""
     from vision.classifier import crop_boxes
     from vision.stack_check import context_crops
     from vision.training.quantize import agreement, float_path
@@ -309,7 +311,7 @@ def test_shipped_int8_crop_networks_pick_the_float_networks_classes(scenes: list
         nigiri.append(context_crops(photo.image, boxes[on_top], load_detector().stack_crop))
     card_crops, nigiri_crops = np.concatenate(cards), np.concatenate(nigiri)
     assert len(card_crops) >= 100 and len(nigiri_crops) >= 20
-    assert agreement(float_path(info.classifier), info.classifier, card_crops) >= 0.99
+    assert agreement(float_path(info.classifier), info.classifier, card_crops) >= 0.995
     assert agreement(float_path(info.stack_check), info.stack_check, nigiri_crops) >= 0.98
 
 

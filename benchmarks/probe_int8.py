@@ -1,0 +1,78 @@
+"""Whether the int8 crop networks pick their float networks' classes on the CPU at hand:
+quantized with 7-bit weights (as shipped, vision/training/quantize.py) and with full-range
+ones, and, given photos, the exact tallies each way and with the float networks.
+
+    python -m benchmarks.probe_int8 --calibrate data/crops-12000 [--photos data/report-14000]
+
+On a CPU without VNNI (AVX2 only) full-range copies saturate and read worse; with VNNI
+both ways agree. The copies are made in a temporary folder: the shipped ones stay.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+from vision.detector import WEIGHTS_DIR, load_detector
+from vision.training.crop_networks import crops_from_dataset, train_and_val
+from vision.training.evaluate import evaluate
+from vision.training.quantize import agreement, crop_size, quantize_crop_network
+from vision.training.stack_crops import stack_crops_from_dataset
+
+NETWORKS = {"classifier": crops_from_dataset, "stack_check": stack_crops_from_dataset}
+WAYS = {"7-bit weights (shipped)": True, "full-range weights": False}
+
+
+def cpu_flags() -> str:
+    """The CPU's model and the vector extensions that decide onnxruntime's int8 kernels."""
+    text = Path("/proc/cpuinfo").read_text() if Path("/proc/cpuinfo").exists() else ""
+    model = re.search(r"model name\s*:\s*(.*)", text)
+    wanted = ("avx2", "avx512f", "avx512_vnni", "avx_vnni", "amx_int8")
+    flags = set(re.findall(r"\b\w+\b", text.split("flags", 1)[-1].split("\n", 1)[0]))
+    return f"{model.group(1) if model else 'unknown CPU'}: " + ", ".join(
+        f"{flag} {'yes' if flag in flags else 'no'}" for flag in wanted
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--calibrate", type=Path, required=True, help="a training dataset")
+    parser.add_argument("--photos", type=Path, help="a held-out dataset to read each way")
+    parser.add_argument("--weights", type=Path, default=WEIGHTS_DIR)
+    args = parser.parse_args()
+    print(cpu_flags())
+    with tempfile.TemporaryDirectory() as scratch:
+        folders = {}
+        for way, reduce_range in WAYS.items():
+            folder = Path(scratch) / f"reduce_range_{reduce_range}"
+            shutil.copytree(args.weights, folder)
+            folders[way] = folder
+            for name, crops_from in NETWORKS.items():
+                onnx = folder / f"{name}.onnx"
+                sized = functools.partial(crops_from, size=crop_size(onnx))
+                train, val = train_and_val(sized, [args.calibrate], seed=0)
+                copy = quantize_crop_network(onnx, train.crops, reduce_range=reduce_range)
+                same = agreement(onnx, copy, val.crops)
+                print(f"{name}, {way}: the float network's class on {same:.2%} of "
+                      f"{len(val.crops)} val crops")  # fmt: skip
+        if args.photos is None:
+            return
+        folders["float networks"] = float_folder = Path(scratch) / "float"
+        shutil.copytree(args.weights, float_folder)
+        card = json.loads((float_folder / "model.json").read_text())
+        card.update(classifier="classifier.onnx", stack_check="stack_check.onnx")
+        (float_folder / "model.json").write_text(json.dumps(card))
+        for way, folder in folders.items():
+            report = evaluate(args.photos, load_detector(folder), split="all")
+            wrong = sum(not photo.exact for photo in report.photos)
+            print(f"{args.photos.name}, {way}: exact {report.share():.1%} "
+                  f"({wrong} of {len(report.photos)} wrong)")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
