@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import functools
 import json
-import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -21,22 +20,12 @@ from pathlib import Path
 from vision.detector import WEIGHTS_DIR, load_detector
 from vision.training.crop_networks import crops_from_dataset, train_and_val
 from vision.training.evaluate import evaluate
+from vision.training.model_card import cpu
 from vision.training.quantize import agreement, crop_size, quantize_crop_network
 from vision.training.stack_crops import stack_crops_from_dataset
 
 NETWORKS = {"classifier": crops_from_dataset, "stack_check": stack_crops_from_dataset}
 WAYS = {"7-bit weights (shipped)": True, "full-range weights": False}
-
-
-def cpu_flags() -> str:
-    """The CPU's model and the vector extensions that decide onnxruntime's int8 kernels."""
-    text = Path("/proc/cpuinfo").read_text() if Path("/proc/cpuinfo").exists() else ""
-    model = re.search(r"model name\s*:\s*(.*)", text)
-    wanted = ("avx2", "avx512f", "avx512_vnni", "avx_vnni", "amx_int8")
-    flags = set(re.findall(r"\b\w+\b", text.split("flags", 1)[-1].split("\n", 1)[0]))
-    return f"{model.group(1) if model else 'unknown CPU'}: " + ", ".join(
-        f"{flag} {'yes' if flag in flags else 'no'}" for flag in wanted
-    )
 
 
 def main() -> None:
@@ -45,7 +34,7 @@ def main() -> None:
     parser.add_argument("--photos", type=Path, help="a held-out dataset to read each way")
     parser.add_argument("--weights", type=Path, default=WEIGHTS_DIR)
     args = parser.parse_args()
-    print(cpu_flags())
+    print(cpu())
     with tempfile.TemporaryDirectory() as scratch:
         folders = {}
         for way, reduce_range in WAYS.items():

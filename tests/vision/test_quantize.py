@@ -47,3 +47,15 @@ def test_quantizing_a_weights_folder_crops_for_each_networks_own_size(tmp_path: 
     agreement = quantize_weights(weights, [data])
     assert set(agreement) == {"classifier", "stack_check"}
     assert all(share >= 0.9 for share in agreement.values()), agreement
+
+
+def test_the_model_card_says_what_its_figures_were_measured_with() -> None:
+    """The int8 kernels differ by CPU and the photos by OpenCV: each figure set names both."""
+    import onnxruntime
+
+    from vision.training.model_card import environment
+
+    measured_with = environment()
+    assert measured_with["onnxruntime"] == onnxruntime.__version__
+    assert set(measured_with) == {"onnxruntime", "openvino", "numpy", "opencv", "cpu"}
+    assert "avx2 " in measured_with["cpu"] and "avx512_vnni " in measured_with["cpu"]

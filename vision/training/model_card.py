@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +45,27 @@ def family_confusion(confusion: dict[str, dict[str, int]]) -> dict[str, dict[str
     return tables
 
 
+def cpu() -> str:
+    """The CPU's model and the vector extensions that decide onnxruntime's int8 kernels
+    (vision/training/quantize.py)."""
+    info = Path("/proc/cpuinfo")
+    text = info.read_text() if info.exists() else ""
+    model = re.search(r"model name\s*:\s*(.*)", text)
+    flags = set(re.search(r"flags\s*:\s*(.*)", text).group(1).split()) if "flags" in text else set()
+    wanted = ("avx2", "avx512f", "avx512_vnni", "avx_vnni", "amx_int8")
+    found = ", ".join(f"{flag} {'yes' if flag in flags else 'no'}" for flag in wanted)
+    return f"{model.group(1) if model else 'unknown CPU'}: {found}"
+
+
+def environment() -> dict[str, str]:
+    """What a figure was measured with beside the weights: the runtimes that run them, the
+    OpenCV that drew and decoded the photos, and the CPU (int8 kernels differ by CPU)."""
+    import cv2
+
+    packages = ("onnxruntime", "openvino", "numpy")
+    return {**{name: version(name) for name in packages}, "opencv": cv2.__version__, "cpu": cpu()}
+
+
 def set_description(data: Path) -> dict[str, Any]:
     meta = yaml.safe_load((data / "data.yaml").read_text()) or {}
     photos = len(list((data / "images").glob("*/*.jpg")))
@@ -60,6 +83,7 @@ def measure(weights: Path, data: Path) -> dict[str, Any]:
         "map50_95": {k: round(v["map50_95"], 4) for k, v in s["map50_95"].items()},
         "confusion": family_confusion(s["confusion"]),
         "seconds_median": s["seconds_median"],
+        "measured_with": environment(),
     }
 
 
