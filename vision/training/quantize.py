@@ -4,9 +4,8 @@ Static quantization (QDQ: int8 weights per channel, uint8 activations) calibrate
 networks' own training crops, with weights in 7 bits (`reduce_range`): on a CPU without
 VNNI (AVX2 only, as many AMD EPYC servers) onnxruntime multiplies uint8 by int8 in 16-bit
 sums that saturate at full range, and the copies then pick other classes than their float
-networks (benchmarks/probe_int8.py measures both ways on the CPU at hand). About half the
-float networks' time for a photo's crops. The card finder stays in float: its boxes must
-equal ultralytics' own (tests/vision/test_detector.py).
+networks (benchmarks/probe_int8.py measures both ways on the CPU at hand). The card
+finder stays in float: its boxes must equal ultralytics' own (tests/vision/test_detector.py).
 
 `<name>.onnx` (float) stays beside `<name>.int8.onnx`: fine-tuning and re-quantizing
 start from the float network; model.json names the file the fast path runs.
@@ -52,11 +51,10 @@ def quantize_crop_network(
     *,
     seed: int = 0,
     reduce_range: bool = True,
-    target: Path | None = None,
 ) -> Path:
-    """Write the int8 copy of a float crop network (to `target`, default beside it),
-    calibrated on (a sample of) `crops` (N, CROP, CROP, 3) uint8 BGR; returns its path.
-    `reduce_range=False` is only for measuring what it prevents (module docstring)."""
+    """Write the int8 copy of a float crop network beside it, calibrated on (a sample of)
+    `crops` (N, CROP, CROP, 3) uint8 BGR; returns its path. `reduce_range=False` is only
+    for measuring what it prevents (module docstring)."""
     from onnxruntime.quantization import (
         CalibrationDataReader,
         QuantFormat,
@@ -80,7 +78,7 @@ def quantize_crop_network(
         def get_next(self) -> dict[str, np.ndarray] | None:
             return next(self._batches, None)
 
-    target = target or int8_path(onnx)
+    target = int8_path(onnx)
     with tempfile.TemporaryDirectory() as scratch:
         prepared = Path(scratch) / "prepared.onnx"
         quant_pre_process(str(onnx), str(prepared))
