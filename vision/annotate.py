@@ -263,7 +263,9 @@ def panel_layout(
         panel = _laid_out(lines, image_w, style)
         if panel.height <= image_h or style.text_share <= _SMALLEST_TEXT:
             break
-        style = style.smaller(max(image_h / panel.height, _SMALLEST_TEXT / style.text_share))
+        # At least 5 % smaller a step (text sizes round to whole pixels): a few steps.
+        shrink = min(image_h / panel.height, 0.95)
+        style = style.smaller(max(shrink, _SMALLEST_TEXT / style.text_share))
     if panel.height <= image_h:
         return panel
     fits = max(1, (image_h - style.pad) // panel.line_h)
