@@ -38,7 +38,7 @@ class Detector(Protocol):
 # A phone held flat may leave the cards sideways or upside down (its EXIF tag cannot tell),
 # and every network here reads upright cards more confidently than turned ones. A reading
 # under TURN_BELOW is tried in the three other quarter turns: on the tuning set, photos
-# read upright at 0.79 or more (95 %), turned at most 0.66 (benchmarks/probe_turns.py).
+# read upright at 0.79 or more (95 %), turned at most 0.65 (benchmarks/probe_turns.py).
 TURN_BELOW = 0.72
 TURN_MARGIN = 0.02  # a turn is kept that reads this much more confidently,
 TURN_FLOOR = 0.7  # at this or more (cards found upside down at 0.5 are no better a reading),
