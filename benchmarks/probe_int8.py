@@ -11,20 +11,16 @@ both ways agree. The copies are made in a temporary folder: the shipped ones sta
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import shutil
 import tempfile
 from pathlib import Path
 
 from vision.detector import WEIGHTS_DIR, load_detector
-from vision.training.crop_networks import crops_from_dataset, train_and_val
 from vision.training.evaluate import evaluate
 from vision.training.model_card import cpu
-from vision.training.quantize import agreement, crop_size, quantize_crop_network
-from vision.training.stack_crops import stack_crops_from_dataset
+from vision.training.quantize import quantize_weights
 
-NETWORKS = {"classifier": crops_from_dataset, "stack_check": stack_crops_from_dataset}
 WAYS = {"7-bit weights (shipped)": True, "full-range weights": False}
 
 
@@ -41,14 +37,9 @@ def main() -> None:
             folder = Path(scratch) / f"reduce_range_{reduce_range}"
             shutil.copytree(args.weights, folder)
             folders[way] = folder
-            for name, crops_from in NETWORKS.items():
-                onnx = folder / f"{name}.onnx"
-                sized = functools.partial(crops_from, size=crop_size(onnx))
-                train, val = train_and_val(sized, [args.calibrate], seed=0)
-                copy = quantize_crop_network(onnx, train.crops, reduce_range=reduce_range)
-                same = agreement(onnx, copy, val.crops)
-                print(f"{name}, {way}: the float network's class on {same:.2%} of "
-                      f"{len(val.crops)} val crops")  # fmt: skip
+            agreement = quantize_weights(folder, [args.calibrate], reduce_range=reduce_range)
+            for name, same in agreement.items():
+                print(f"{name}, {way}: the float network's class on {same:.2%} of val crops")
         if args.photos is None:
             return
         folders["float networks"] = float_folder = Path(scratch) / "float"

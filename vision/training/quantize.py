@@ -103,16 +103,22 @@ def agreement(first: Path, second: Path, crops: np.ndarray) -> float:
     return float((picks[0] == picks[1]).mean())
 
 
-def make_int8_copy(onnx: Path, train: CropSet, val: CropSet, *, seed: int = 0) -> float:
+def make_int8_copy(
+    onnx: Path, train: CropSet, val: CropSet, *, seed: int = 0, reduce_range: bool = True
+) -> float:
     """Write a float crop network's int8 copy, calibrated on its train crops; returns the
     share of its val crops on which the copy picks the float network's class."""
-    return agreement(onnx, quantize_crop_network(onnx, train.crops, seed=seed), val.crops)
+    copy = quantize_crop_network(onnx, train.crops, seed=seed, reduce_range=reduce_range)
+    return agreement(onnx, copy, val.crops)
 
 
-def quantize_weights(folder: Path, datasets: Sequence[Path], *, seed: int = 0) -> dict[str, float]:
+def quantize_weights(
+    folder: Path, datasets: Sequence[Path], *, seed: int = 0, reduce_range: bool = True
+) -> dict[str, float]:
     """Re-make the int8 crop networks of a weights folder from its float ones, calibrated
     on crops of `datasets` (their train split); returns each network's agreement with its
-    float original on the val split's crops, and points model.json at the int8 files."""
+    float original on the val split's crops, and points model.json at the int8 files.
+    `reduce_range=False` only for measuring what it prevents (benchmarks/probe_int8.py)."""
     from vision.detector import model_info
     from vision.training.crop_networks import crops_from_dataset, train_and_val
     from vision.training.export import write_model_card
@@ -127,7 +133,7 @@ def quantize_weights(folder: Path, datasets: Sequence[Path], *, seed: int = 0) -
             continue
         sized = functools.partial(crops_from, size=crop_size(onnx))
         train, val = train_and_val(sized, datasets, seed=seed)
-        result[name] = make_int8_copy(onnx, train, val, seed=seed)
+        result[name] = make_int8_copy(onnx, train, val, seed=seed, reduce_range=reduce_range)
     write_model_card(
         info.folder,
         imgsz=info.imgsz,
