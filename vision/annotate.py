@@ -154,8 +154,7 @@ def tag_places(
     in a row, a stack beside a wasabi), further down inside its box. Tags are placed from
     the top of the photo down, so that the highest keeps its place."""
     image_h, image_w = size
-    places: list[tuple[int, int, int, int] | None] = [None] * len(labelled)
-    taken: list[tuple[int, int, int, int]] = []
+    places: dict[int, tuple[int, int, int, int]] = {}
     order = sorted(range(len(labelled)), key=lambda k: (float(labelled[k].box[1]), k))
     for k in order:
         tag = labelled[k]
@@ -167,10 +166,9 @@ def tag_places(
         tops += [max(y1, 0) + step * tag_h for step in range(4)]
         candidates = [(left, top, left + tag_w, top + tag_h) for top in tops]
         inside = [c for c in candidates if c[3] <= image_h] or candidates[:1]
-        free = [c for c in inside if not any(_overlap(c, other) for other in taken)]
+        free = [c for c in inside if not any(_overlap(c, other) for other in places.values())]
         places[k] = (free or inside)[0]
-        taken.append(places[k])
-    return [place for place in places if place is not None]
+    return [places[k] for k in range(len(labelled))]
 
 
 def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
