@@ -4,6 +4,9 @@ With SQLite every transaction begins IMMEDIATE: it takes the write lock up front
 two requests never both read a version and then race to write it (a deferred SQLite
 transaction that reads first and writes later fails outright when another writer got in
 between). Transactions stay short; slow work (detection, drawing) happens outside them.
+SQLite's own wait for that lock is not fair (a writer that just finished takes it again
+while the others sleep), so the service's transactions queue for it in the order they
+asked (`WriteTurns`).
 
 The schema is Alembic's (api/migrations): `upgrade_schema` brings a database to the newest
 revision on start and for `sushigo db upgrade`.
@@ -11,6 +14,9 @@ revision on start and for `sushigo db upgrade`.
 
 from __future__ import annotations
 
+import sqlite3
+import threading
+from collections import deque
 from pathlib import Path
 from typing import Any
 
@@ -30,14 +36,62 @@ BASELINE_TABLES = frozenset(
 MIGRATION_LOCK = 0x5005_1060
 
 
-def make_engine(url: str) -> Engine:
-    """An engine for `url`; SQLite gets its pragmas and IMMEDIATE transactions."""
+class WriteTurns:
+    """SQLite's write lock handed to one process's transactions first come, first served.
+
+    SQLite's busy wait sleeps with backoff while the writer that just committed begins
+    again at once: four threads writing as fast as they could got 747, 1, 1 and 1
+    transactions in 2 s; in turns, 160-161 each, 0.93x as many in all
+    (benchmarks/bench_write_turns.py). Each waiter is handed the turn in the order it asked.
+    A turn not handed over in `timeout` s is given up and SQLite's own wait decides.
+    """
+
+    def __init__(self, timeout: float) -> None:
+        self.timeout = timeout
+        self._mutex = threading.Lock()
+        self._taken = False
+        self._waiting: deque[threading.Event] = deque()
+
+    def take(self) -> bool:
+        """Wait for the turn; False where it was not handed over within the timeout."""
+        with self._mutex:
+            if not self._taken and not self._waiting:
+                self._taken = True
+                return True
+            handed = threading.Event()
+            self._waiting.append(handed)
+        if handed.wait(self.timeout):
+            return True
+        with self._mutex:
+            if handed.is_set():  # handed over just as the wait ran out
+                return True
+            self._waiting.remove(handed)
+            return False
+
+    def give_back(self) -> None:
+        """End the turn: straight to the longest waiter, if any."""
+        with self._mutex:
+            if self._waiting:
+                self._waiting.popleft().set()  # still taken, by the waiter now
+            else:
+                self._taken = False
+
+
+def make_engine(url: str, *, take_turns: bool = True) -> Engine:
+    """An engine for `url`; SQLite gets its pragmas and IMMEDIATE transactions, which
+    take their turns in order (`WriteTurns`; without `take_turns`, as SQLite's busy wait
+    lets them: benchmarks/bench_write_turns.py compares the two)."""
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
         return create_engine(url, pool_pre_ping=True)
+    turns = WriteTurns(BUSY_TIMEOUT_MS / 1000) if take_turns else None
     engine = create_engine(
         url,
-        connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_MS / 1000},
+        connect_args={
+            "check_same_thread": False,
+            "timeout": BUSY_TIMEOUT_MS / 1000,
+            "factory": _connection_taking_turns(turns),
+        },
     )
 
     @event.listens_for(engine, "connect")
@@ -56,9 +110,52 @@ def make_engine(url: str) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Any) -> None:
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        connection.connection.dbapi_connection.begin_immediate()
 
     return engine
+
+
+def _connection_taking_turns(turns: WriteTurns | None) -> type[sqlite3.Connection]:
+    """sqlite3's connection whose transactions take `turns` (if any): begun by `begin_immediate`,
+    the turn given back once SQLite's commit or rollback is done (the pool's reset and a
+    dropped connection end a transaction the same way), so the next in line finds the
+    lock free."""
+
+    class TurnTakingConnection(sqlite3.Connection):
+        _holds_turn = False
+
+        def begin_immediate(self) -> None:
+            self._holds_turn = turns is not None and turns.take()
+            try:
+                self.execute("BEGIN IMMEDIATE")
+            except BaseException:
+                self._end_turn()
+                raise
+
+        def commit(self) -> None:
+            try:
+                super().commit()
+            finally:
+                self._end_turn()
+
+        def rollback(self) -> None:
+            try:
+                super().rollback()
+            finally:
+                self._end_turn()
+
+        def close(self) -> None:
+            try:
+                super().close()
+            finally:
+                self._end_turn()
+
+        def _end_turn(self) -> None:
+            if self._holds_turn and turns is not None:
+                self._holds_turn = False
+                turns.give_back()
+
+    return TurnTakingConnection
 
 
 def alembic_config(connection: Connection | None = None) -> Any:

@@ -19,10 +19,10 @@ from benchmarks.bench_hostile import start_server, stop_server
 
 SEATS = (1, 2, 3, 4)
 WRITING_S = 2.0
-# SQLite's writers take turns by its busy wait, which is not fair: on a slow or busy
-# machine one seat waited seconds while the others wrote 23-42 times (1, 2 or 0
-# acknowledged in WRITING_S). The kill waits until every seat has had ACKED_BEFORE_KILL
-# writes acknowledged, for up to MAX_WRITING_S.
+# Every seat must have writes acknowledged before the kill for the test to mean anything:
+# on a slow machine WRITING_S may not be enough (by SQLite's busy wait alone, before the
+# writes took turns, one seat got 0-2 while the others got 23-55). The kill waits until
+# every seat has had ACKED_BEFORE_KILL writes acknowledged, for up to MAX_WRITING_S.
 ACKED_BEFORE_KILL = 3
 MAX_WRITING_S = 30.0
 
