@@ -40,8 +40,8 @@ class WriteTurns:
     """SQLite's write lock handed to one process's transactions first come, first served.
 
     SQLite's busy wait sleeps with backoff while the writer that just committed begins
-    again at once: four threads writing as fast as they could got 747, 1, 1 and 1
-    transactions in 2 s; in turns, 160-161 each, 0.93x as many in all
+    again at once: four threads writing as fast as they could got 796, 1, 1 and 1
+    transactions in 2 s; in turns, 186-187 each, 0.97x as many in all
     (benchmarks/bench_write_turns.py). Each waiter is handed the turn in the order it asked.
     A turn not handed over in `timeout` s is given up and SQLite's own wait decides.
     """
