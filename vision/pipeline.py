@@ -13,6 +13,7 @@ from vision import notices
 from vision.boxes import ious
 from vision.detections import Detections
 from vision.detector import NMS_IOU, zoom_region
+from vision.notices import NoticeCode
 from vision.photo import Photo, card_slant
 from vision.reading import (
     MIN_CONFIDENCE,
@@ -182,25 +183,55 @@ def settle(
     """The detector's detections of `photo` (as `detect_photo` read it, boxes in original
     pixels) with their stacks settled (reading.settle_hand_size: with the player count,
     the hand size's help), and, where the count is known, a hand still short or long
-    looked at closer (CLOSER_SIZES), kept where that makes the hand right. A reviewer's
+    looked at again (`_look_again`), kept where that makes the hand right. A reviewer's
     boxes go to read_tally alone."""
     settled = settle_hand_size(detections, players)
-    hand = HAND_SIZE.get(players) if players is not None else None
-    if hand is None or not len(detections) or settled.reading.cards == hand:
+    if players is None or not len(detections):
         return settled
+    hand = HAND_SIZE[players]
+    if settled.reading.cards != hand:
+        return _look_again(photo, detections, detector, players, settled)
+    if NoticeCode.READ_ON_WASABI not in (note.code for note in settled.notes):
+        return settled
+    # A hand one card short was made right by reading a nigiri back on its wasabi; a card
+    # the finder missed would make it right too, and is looked for first: on the tuning
+    # sets 4 photos read right that way and 1 wrong (benchmarks/probe_read_back.py).
+    short = settle_hand_size(detections, players, read_back=False)
+    found = _look_again(photo, detections, detector, players, short, read_back=False)
+    return found if found.reading.cards == hand else settled
+
+
+def _look_again(
+    photo: Photo,
+    detections: Detections,
+    detector: Detector,
+    players: int,
+    settled: Settled,
+    read_back: bool = True,
+) -> Settled:
+    """`settled`, the reading of `detections` with a hand wrong, made right by a closer
+    look at the collection (CLOSER_SIZES) or, a hand short, by the finder's doubtful
+    boxes, where one of them does; else `settled`. Without `read_back`, no nigiri is read
+    back on its wasabi on the way (reading.settle_hand_size)."""
+    hand = HAND_SIZE[players]
     for size in CLOSER_SIZES:
-        closer = settle_hand_size(_closer_look(photo, detections, detector, size), players)
+        closer = settle_hand_size(
+            _closer_look(photo, detections, detector, size), players, read_back=read_back
+        )
         if closer.reading.cards == hand:
-            break
-    else:
-        if settled.reading.cards < hand:
-            return _doubtful_cards(photo, settled, detector, players, hand)
-        return settled
-    return noted(closer, [notices.looked_closer(settled.reading.cards, hand)])
+            return noted(closer, [notices.looked_closer(settled.reading.cards, hand)])
+    if settled.reading.cards < hand:
+        return _doubtful_cards(photo, settled, detector, players, hand, read_back)
+    return settled
 
 
 def _doubtful_cards(
-    photo: Photo, settled: Settled, detector: Detector, players: int | None, hand: int
+    photo: Photo,
+    settled: Settled,
+    detector: Detector,
+    players: int | None,
+    hand: int,
+    read_back: bool = True,
 ) -> Settled:
     """`settled`, a hand short, with the finder's doubtful boxes (under its threshold)
     added one at a time, likeliest first, each kept where it adds a card, when that makes
@@ -218,7 +249,9 @@ def _doubtful_cards(
     cards = settled.reading.cards
     for i in new:
         cut = _cut_below(found.xyxy[i], known)
-        trial = settle_hand_size(Detections.merge([cut, found[[*taken, i]]]), players)
+        trial = settle_hand_size(
+            Detections.merge([cut, found[[*taken, i]]]), players, read_back=read_back
+        )
         if trial.reading.cards > cards:
             taken.append(i)
             known, cards = cut, trial.reading.cards

@@ -220,7 +220,9 @@ class Settled(NamedTuple):
     notes: list[Notice]  # what the hand size (or the closer look) changed or left unsure
 
 
-def settle_hand_size(detections: Detections, players: int | None) -> Settled:
+def settle_hand_size(
+    detections: Detections, players: int | None, *, read_back: bool = True
+) -> Settled:
     """The detector's detections with their stacks settled: a stack needs a wasabi box
     found under its nigiri, or the hand size's word. For the detector's boxes only: a
     reviewer's stacks are the reviewer's.
@@ -244,7 +246,7 @@ def settle_hand_size(detections: Detections, players: int | None) -> Settled:
     unsettled = [notices.unsure_stacks(unsure)] if unsure else []
     if hand is not None and reading.cards == hand:
         return Settled(detections, reading, [])  # the hand vouches for the plain nigiri
-    if hand is not None and reading.cards == hand - 1:
+    if read_back and hand is not None and reading.cards == hand - 1:
         likeliest = _likeliest_stack(reading)
         if likeliest is not None:
             index = int(reading.source[likeliest])

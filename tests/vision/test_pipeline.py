@@ -13,6 +13,7 @@ from scoring import Tally
 from vision import pipeline
 from vision.detections import Detections
 from vision.detector import load_detector
+from vision.labels import label_id
 from vision.notices import NoticeCode
 from vision.photo import (
     Photo,
@@ -511,6 +512,43 @@ def test_without_the_player_count_or_with_the_hand_right_there_is_no_closer_look
         detector = ShortSighted(first=first, closer=first + 1)
         read_photo(table(), detector, players=players)
         assert not set(pipeline.CLOSER_SIZES) & set(detector.sizes)
+
+
+class MissedACard:
+    """Finds 4 cards, an egg the stack check called on a wasabi (0.97) and a salmon it did
+    not (0.1) in a row as a photo is read; with `missed`, a closer look also finds the
+    dumpling the first look missed at the row's end."""
+
+    def __init__(self, missed: bool) -> None:
+        self.missed = missed
+        self.cards = ("tempura", "tempura", "sashimi", "dumpling", "egg", "salmon", "dumpling")
+        self.under = {"egg": 0.97, "salmon": 0.1}
+
+    def __call__(
+        self, image: np.ndarray, size: int | None = None, conf: float | None = None
+    ) -> Detections:
+        count = 7 if self.missed and size in pipeline.CLOSER_SIZES else 6
+        cards = self.cards[:count]
+        boxes = [[10.0 + 60 * i, 20.0, 60.0 + 60 * i, 90.0] for i in range(count)]
+        under = [self.under.get(card, np.nan) for card in cards]
+        class_id = [label_id(card) for card in cards]
+        return Detections(np.array(boxes), np.full(count, 0.9), class_id, under)
+
+
+def test_a_hand_one_short_looks_for_a_missed_card_before_it_reads_a_nigiri_on_a_wasabi() -> None:
+    """Five players hold 7 cards; 6 are found. The egg the check called on a wasabi would
+    make 7 as a stack, and so would the dumpling a closer look finds: the card is looked
+    for first (benchmarks/probe_read_back.py), and the egg stays plain."""
+    reading = read_photo(table(), MissedACard(missed=True), players=5)
+    assert reading.cards == 7 and reading.tally.egg == 1 and reading.tally.dumpling == 2
+    assert reading.tally.egg_on_wasabi == 0
+    assert codes(reading) == [NoticeCode.LOOKED_CLOSER]
+
+
+def test_a_hand_one_short_where_no_card_was_missed_reads_the_nigiri_on_its_wasabi() -> None:
+    reading = read_photo(table(), MissedACard(missed=False), players=5)
+    assert reading.cards == 7 and reading.tally.egg_on_wasabi == 1 and reading.tally.egg == 0
+    assert codes(reading) == [NoticeCode.READ_ON_WASABI]
 
 
 class Doubting:
