@@ -34,6 +34,7 @@ from scoring import (
     check_collection,
 )
 from vision.detections import Detections
+from vision.labels import STACK_LABELS
 from vision.photo import Photo as DecodedPhoto
 from vision.photo import turned_file
 from vision.pipeline import Detector, review_detections
@@ -224,7 +225,11 @@ def _payload(game: Game, view: CollectionView, correction: CorrectionCreate) -> 
     match correction:
         case RelabelDetection(detection=ident, label=label):
             box = _box(state, ident)
-            return {"detection": ident, "label": label, "previous": box.label}
+            payload: dict[str, Any] = {"detection": ident, "label": label, "previous": box.label}
+            strip = _absorbed_strip(view.assessment, box, label)
+            if strip is not None:
+                payload["drops"] = [state.boxes[strip].record() | {"id": strip}]
+            return payload
         case DeleteDetection(detection=ident):
             return {"detection": ident, "previous": _box(state, ident).record()}
         case AddDetection(box=(x1, y1, x2, y2), label=label):
@@ -255,6 +260,17 @@ def _payload(game: Game, view: CollectionView, correction: CorrectionCreate) -> 
             _check_possible_count(game, category, current + delta)
             return {"category": category, "delta": delta, "from": current, "to": current + delta}
     raise AssertionError(f"no correction {correction!r}")  # the union admits no other
+
+
+def _absorbed_strip(assessment: review.Assessment, box: review.Box, label: str) -> int | None:
+    """The id of the wasabi strip a box labelled as a stack absorbed, where `label` makes
+    it no stack: the strip goes with it. Left, it would pair with the nigiri again and
+    keep the stack ("No wasabi under it" on the review screen). A counted wasabi, a card
+    of its own, stays."""
+    partner = assessment.stack_with.get(box.id)
+    if partner is None or partner in assessment.counted:
+        return None
+    return partner if box.label in STACK_LABELS and label not in STACK_LABELS else None
 
 
 def _box(state: review.ReviewState, ident: int) -> review.Box:

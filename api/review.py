@@ -220,6 +220,10 @@ def _apply(
                 source=box.source,
                 detected_label=original if box.source == "detector" else None,
             )
+        # A stack box relabelled as no stack: the wasabi strip it had absorbed goes too
+        # (api.collections._absorbed_strip), in the same step, undone with it.
+        for dropped in payload.get("drops", ()):
+            state.boxes.pop(int(dropped["id"]), None)
     elif event.kind == DELETE:
         state.boxes.pop(int(payload["detection"]), None)
     elif event.kind == ADD:

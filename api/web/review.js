@@ -2,7 +2,7 @@
 // a missed card), the box list, the warnings, the counters and confirming.
 
 import { BY_KEY, CATEGORIES, boxName, inWords } from "./cards.js";
-import { findStacks } from "./stacks.js";
+import { findStacks, unstacking } from "./stacks.js";
 import { layoutTags, thingsAt, unitsPerPixel } from "./boxes.js";
 import { collectionRegion, makeZoomable } from "./zoom.js";
 import { h, plural, s } from "./dom.js";
@@ -441,7 +441,10 @@ function openBoxSheet(box, stack = null) {
     h("p", { class: "hint" }, said, counted, " Tap what it really is:"),
     labelGrid(label, (chosen) => {
       closeSheet();
-      if (chosen !== label) correct({ action: "relabel", detection: box.id, label: chosen });
+      if (chosen === label) return;
+      // A stack read as its own nigiri is that nigiri with no wasabi under it.
+      const plain = stack && chosen === label.replace("_on_wasabi", "");
+      correct(plain ? unstacking(stack) : { action: "relabel", detection: box.id, label: chosen });
     }),
     h(
       "div",
@@ -458,7 +461,7 @@ function openBoxSheet(box, stack = null) {
         },
         stack ? "Delete this stack's box" : "Delete this box",
       ),
-      strip
+      stack
         ? h(
             "button",
             {
@@ -466,7 +469,7 @@ function openBoxSheet(box, stack = null) {
               "data-testid": "delete-strip",
               onclick: () => {
                 closeSheet();
-                correct({ action: "delete", detection: strip.id });
+                correct(unstacking(stack));
               },
             },
             "No wasabi under it",

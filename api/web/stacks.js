@@ -10,6 +10,16 @@ export function isStackLabel(label) {
   return label in STACK_OF;
 }
 
+// The correction that makes `stack` its plain nigiri, no wasabi under it: a box labelled
+// as a stack is relabelled (the server drops the strip it absorbed with it); a plain
+// nigiri on a counted wasabi loses that wasabi's box.
+export function unstacking(stack) {
+  if (isStackLabel(stack.top.label)) {
+    return { action: "relabel", detection: stack.top.id, label: STACK_OF[stack.top.label] };
+  }
+  return stack.strip ? { action: "delete", detection: stack.strip.id } : null;
+}
+
 // The stacks among `boxes` (the collection's detections): [{ top, strip, label }] with
 // `top` the nigiri's box (or the box labelled as a whole stack), `strip` the wasabi box
 // under it (null where none was found), `label` the stack's tally key; and `partOf`, a

@@ -44,3 +44,27 @@ def test_a_stacks_two_boxes_point_at_each_other(table: Table, detector: FakeDete
     draft = table.correct(1, 1, action="relabel", detection=5, label="wasabi").json()
     assert draft["tally"]["wasabi"] == 1
     assert partners(draft) == {2: None, 3: 4, 4: 3, 5: None, 6: None}
+
+
+def test_a_stack_box_relabelled_as_its_plain_nigiri_takes_its_strip_with_it(
+    table: Table, detector: FakeDetector
+) -> None:
+    """"No wasabi under it" on the review screen, for a box the detector labelled as a
+    stack: the strip it absorbed would pair with the plain nigiri again and keep the
+    stack, so it goes in the same step, and comes back with one undo."""
+    detector.register(SIZE, BOXES)
+    assert table.upload(1, 1, make_photo(SIZE, BOXES)).status_code == 201
+    draft = table.correct(1, 1, action="relabel", detection=4, label="squid").json()
+    assert draft["tally"]["squid"] == 1 and draft["tally"]["squid_on_wasabi"] == 0
+    assert draft["tally"]["wasabi"] == 0  # the strip was the stack's, no card of its own
+    assert partners(draft) == {1: 2, 2: 1, 4: None, 5: None, 6: None}
+    undone = table.act(1, 1, "undo").json()
+    assert undone["tally"]["squid_on_wasabi"] == 1 and undone["tally"]["squid"] == 0
+    assert partners(undone) == {1: 2, 2: 1, 3: 4, 4: 3, 5: None, 6: None}
+
+    # Relabelled as another stack it keeps its strip; a counted wasabi under a plain
+    # nigiri is a card of its own, and stays when the nigiri is relabelled.
+    draft = table.correct(1, 1, action="relabel", detection=4, label="egg_on_wasabi").json()
+    assert partners(draft)[3] == 4 and draft["tally"]["egg_on_wasabi"] == 1
+    draft = table.correct(1, 1, action="relabel", detection=2, label="tempura").json()
+    assert 1 in partners(draft) and draft["tally"]["wasabi"] == 1

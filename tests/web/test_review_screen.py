@@ -370,6 +370,24 @@ def test_a_stack_reads_as_one_thing_in_human_words(server: Server, phone: Any) -
     assert title.inner_text() in ("This stack: Salmon on wasabi", "This stack: Squid on wasabi")
     assert page.get_by_test_id("delete-strip").is_visible()
 
+    # "No wasabi under it" makes each stack its plain nigiri: the salmon on a counted
+    # wasabi loses that wasabi, the box labelled as a squid stack its absorbed strip.
+    page.get_by_test_id("delete-strip").tap()
+    idle(page)
+    for _ in range(2):
+        if not page.locator("g.box.strip").count():
+            break
+        page.locator("g.box.strip").first.evaluate("(g) => g.scrollIntoView({ block: 'center' })")
+        strip = page.locator("g.box.strip rect.frame").first.bounding_box()
+        page.touchscreen.tap(strip["x"] + strip["width"] / 2, strip["y"] + strip["height"] / 2)
+        page.get_by_test_id("delete-strip").tap()
+        idle(page)
+    counts = {k: page.get_by_test_id(f"count-{k}").inner_text() for k in
+              ("salmon", "squid", "salmon_on_wasabi", "squid_on_wasabi", "wasabi")}  # fmt: skip
+    assert counts == {"salmon": "1", "squid": "1", "salmon_on_wasabi": "0",
+                      "squid_on_wasabi": "0", "wasabi": "0"}, counts  # fmt: skip
+    assert page.locator("g.box.strip").count() == 0
+
 
 # --- tapping crowded boxes -----------------------------------------------------------------
 
