@@ -5,7 +5,7 @@ import { Api, ApiError } from "./api.js";
 import { h, root, show } from "./dom.js";
 import { memory } from "./memory.js";
 import { app, readRoute, selectedRound } from "./state.js";
-import { sheet, toast } from "./sheet.js";
+import { closeSheet, sheet, toast } from "./sheet.js";
 import { renderHome } from "./home.js";
 import { render } from "./game.js";
 
@@ -126,5 +126,10 @@ async function lookAgain() {
 export function startPolling() {
   setInterval(poll, POLL_MS);
   window.addEventListener("online", () => (app.game ? poll() : load()));
-  window.addEventListener("popstate", () => load());
+  // Back leaves the screen a sheet was opened on: the sheet goes with it, not left open
+  // over the next screen, its choices aimed at a review no longer shown.
+  window.addEventListener("popstate", () => {
+    closeSheet();
+    load();
+  });
 }
