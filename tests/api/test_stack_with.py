@@ -49,7 +49,7 @@ def test_a_stacks_two_boxes_point_at_each_other(table: Table, detector: FakeDete
 def test_a_stack_box_relabelled_as_its_plain_nigiri_takes_its_strip_with_it(
     table: Table, detector: FakeDetector
 ) -> None:
-    """"No wasabi under it" on the review screen, for a box the detector labelled as a
+    """The review screen's "No wasabi under it", for a box the detector labelled as a
     stack: the strip it absorbed would pair with the plain nigiri again and keep the
     stack, so it goes in the same step, and comes back with one undo."""
     detector.register(SIZE, BOXES)
