@@ -104,7 +104,8 @@ function askReplace(number, seat, name, file, stake) {
         { class: "button primary", "data-testid": "replace-yes", onclick: () => uploadPhoto(number, seat, name, file, true) },
         "Replace",
       ),
-      h("button", { class: "button", "data-testid": "replace-no", onclick: () => closeSheet() }, "Keep them"),
+      // Focused first: Enter or a stray tap on a keyboard's key keeps the cards.
+      h("button", { class: "button", "data-testid": "replace-no", autofocus: true, onclick: () => closeSheet() }, "Keep them"),
     ),
   );
 }

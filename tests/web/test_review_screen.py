@@ -161,6 +161,9 @@ def test_the_replace_question_names_the_player(server: Server, phone: Any) -> No
     assert question.inner_text() == (
         "Replace Ben's confirmed cards? The cards counted by hand are kept and can be restored."
     )
+    # The safe answer has the focus: Enter keeps the cards.
+    focused = "() => document.activeElement && document.activeElement.dataset.testid"
+    assert page.evaluate(focused) == "replace-no"
     page.get_by_test_id("replace-no").tap()
     page.wait_for_function("() => !document.querySelector('#sheet').open")
 
