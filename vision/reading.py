@@ -237,7 +237,8 @@ def settle_hand_size(
     missed stays short, for the closer look (vision.pipeline.settle). On the tuning sets,
     any nigiri the check gave even odds had made 15 photos wrong, these 12. Where no hand
     size settles it (no player count, or a hand still wrong), a notice points out the
-    nigiri read as plain.
+    nigiri read as plain. Without `read_back`, no nigiri is read back on its wasabi: the
+    pipeline first looks for a card the finder missed (vision.pipeline.settle).
     """
     hand = HAND_SIZE.get(players) if players is not None else None
     detections, plain = _lone_stacks_as_plain(detections)
