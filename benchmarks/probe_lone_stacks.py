@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from datasets.yolo_format import SPLITS, read_split
+from datasets.yolo_format import read_all
 from vision.boxes import ious
 from vision.detector import load_detector
 from vision.photo import load_photo_file
@@ -32,7 +32,7 @@ def lone_stacks(data: Path) -> list[tuple[float, bool]]:
     do not match)."""
     detector = load_detector()
     found: list[tuple[float, bool]] = []
-    for item in (item for split in SPLITS for item in read_split(data, split)):
+    for item in read_all(data):
         photo = load_photo_file(item.image)
         seen, detections = detect_photo(photo, detector)
         if seen.turn != photo.turn:

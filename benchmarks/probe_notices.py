@@ -14,7 +14,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from datasets.yolo_format import SPLITS, read_split
+from datasets.yolo_format import read_all
 from scoring import Tally
 from vision.detector import load_detector
 from vision.notices import NoticeCode
@@ -30,7 +30,7 @@ def main() -> None:
     alone_right: Counter[str] = Counter()
     photos = read_right = right_warned = 0
     for data in map(Path, sys.argv[1:]):
-        for item in (item for split in SPLITS for item in read_split(data, split)):
+        for item in read_all(data):
             reading = read_photo(
                 load_photo_file(item.image), detector, players=item.truth["players"]
             )

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from datasets.yolo_format import SPLITS, read_split
+from datasets.yolo_format import read_all
 from scoring import Tally
 from vision.detector import load_detector
 from vision.photo import load_photo_file
@@ -45,7 +45,7 @@ def photos(data: Path) -> list[tuple[bool, bool, float]]:
     """(read right, warned, plain_called) for each photo of `data`."""
     detector = load_detector()
     found = []
-    for item in (item for split in SPLITS for item in read_split(data, split)):
+    for item in read_all(data):
         reading = read_photo(load_photo_file(item.image), detector, players=item.truth["players"])
         result = PhotoResult(
             item.image.stem, Tally.from_mapping(item.truth["tally"]), reading.tally,

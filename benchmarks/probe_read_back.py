@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from datasets.yolo_format import SPLITS, read_split
+from datasets.yolo_format import read_all
 from scoring import Tally
 from scoring.cards import HAND_SIZE
 from vision.detector import load_detector
@@ -28,7 +28,7 @@ def main() -> None:
     for data in map(Path, sys.argv[1:]):
         photos = read_backs = first = second = 0
         changed = []
-        for item in (item for split in SPLITS for item in read_split(data, split)):
+        for item in read_all(data):
             photos += 1
             truth = Tally.from_mapping(item.truth["tally"])
             players = item.truth["players"]

@@ -138,3 +138,9 @@ def read_split(root: Path, split: str) -> list[LabelledImage]:
         boxes = [(c["kind"], *c["box"]) for c in record["cards"]]
         items.append(LabelledImage(image, boxes, record))
     return items
+
+
+def read_all(root: Path) -> list[LabelledImage]:
+    """Every split's images, train then val then test: a held-out set made only for
+    evaluation, or corrected photos, use them all."""
+    return [item for split in SPLITS for item in read_split(root, split)]

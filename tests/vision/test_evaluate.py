@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from datasets.synth import write_dataset
-from datasets.yolo_format import SPLITS, read_split
+from datasets.yolo_format import read_all
 from scoring import Tally, check_collection
 from vision import notices
 from vision.detections import Detections
@@ -86,7 +86,7 @@ class ReadsOnItsSide:
 
     def __init__(self, data: Path) -> None:
         self.truths: dict[bytes, Detections] = {}
-        for item in (item for split in SPLITS for item in read_split(data, split)):
+        for item in read_all(data):
             photo = load_photo_file(item.image)
             boxes = np.array([box for _, *box in item.boxes], np.float32) / photo.scale
             ids = [LABEL_ID[kind] for kind, *_ in item.boxes]
@@ -117,7 +117,7 @@ class MissesACard:
 
     def __init__(self, data: Path) -> None:
         self.truths: dict[bytes, Detections] = {}
-        for item in (item for split in SPLITS for item in read_split(data, split)):
+        for item in read_all(data):
             photo = load_photo_file(item.image)
             boxes = np.array([box for _, *box in item.boxes[1:]], np.float32) / photo.scale
             ids = [LABEL_ID[kind] for kind, *_ in item.boxes[1:]]

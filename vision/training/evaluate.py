@@ -181,11 +181,10 @@ def evaluate(
 ) -> Report:
     """Every photo of `data`'s `split` read as a game's upload reads it, with its player
     count (`players`), or without, as `sushigo detect` without --players does."""
-    from datasets.yolo_format import SPLITS, read_split
+    from datasets.yolo_format import read_all, read_split
 
     # "all": a held-out set made only for evaluation uses every split.
-    splits = SPLITS if split == "all" else (split,)
-    items = [item for s in splits for item in read_split(data, s)][:limit]
+    items = (read_all(data) if split == "all" else read_split(data, split))[:limit]
     if not items:
         raise ValueError(f"no images in {data}/images/{split}")
     report = Report(players=players)

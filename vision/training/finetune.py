@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from datasets.yolo_format import SPLITS, LabelledImage, prepare, read_split, write_scene
+from datasets.yolo_format import LabelledImage, prepare, read_all, write_scene
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ def mix(cfg: Finetuning) -> Path:
     from datasets.deck import deck_manifest
     from datasets.synth import generate
 
-    real = [item for split in SPLITS for item in read_split(cfg.data, split)]
+    real = read_all(cfg.data)
     if len(real) < 2:
         raise ValueError(
             f"{cfg.data} holds {len(real)} corrected photos; fine-tuning needs 2 or more"
