@@ -19,6 +19,7 @@ import numpy as np
 from datasets.yolo_format import read_all
 from scoring import Tally
 from vision.detector import load_detector
+from vision.labels import STACK_LABELS
 from vision.photo import load_photo_file
 from vision.pipeline import read_photo
 from vision.reading import NIGIRI, Reading
@@ -30,7 +31,7 @@ THRESHOLDS = (0.5, 0.8, 0.9, 0.95, 0.98)
 def plain_called(reading: Reading) -> float:
     """The check's highest odds on a nigiri read plain, in a reading with a stack."""
     labels = reading.detections.labels
-    if not any(label.endswith("_on_wasabi") for label in labels) and not reading.stacks:
+    if not any(label in STACK_LABELS for label in labels) and not reading.stacks:
         return 0.0
     in_stack = {n for _, n in reading.stacks}
     odds = [

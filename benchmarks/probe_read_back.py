@@ -39,8 +39,9 @@ def main() -> None:
                 settled = _look_again(seen, detections, detector, players, settled)
             kept = settle(seen, detections, detector, players)
             read_backs += NoticeCode.READ_ON_WASABI in (n.code for n in settled.notes)
-            a = _turned_back(settled, (seen.turn - photo.turn) % 360).reading.tally == truth
-            b = _turned_back(kept, (seen.turn - photo.turn) % 360).reading.tally == truth
+            turn = (seen.turn - photo.turn) % 360
+            a = _turned_back(settled, turn).reading.tally == truth
+            b = _turned_back(kept, turn).reading.tally == truth
             first += a
             second += b
             if a != b:

@@ -2,7 +2,7 @@
 // a missed card), the box list, the warnings, the counters and confirming.
 
 import { BY_KEY, CATEGORIES, boxName, inWords } from "./cards.js";
-import { findStacks, unstacking } from "./stacks.js";
+import { findStacks, nigiriOf, unstacking } from "./stacks.js";
 import { layoutTags, thingsAt, unitsPerPixel } from "./boxes.js";
 import { collectionRegion, makeZoomable } from "./zoom.js";
 import { h, plural, s } from "./dom.js";
@@ -443,7 +443,7 @@ function openBoxSheet(box, stack = null) {
       closeSheet();
       if (chosen === label) return;
       // A stack read as its own nigiri is that nigiri with no wasabi under it.
-      const plain = stack && chosen === label.replace("_on_wasabi", "");
+      const plain = stack && chosen === nigiriOf(stack);
       correct(plain ? unstacking(stack) : { action: "relabel", detection: box.id, label: chosen });
     }),
     h(

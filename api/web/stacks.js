@@ -10,12 +10,17 @@ export function isStackLabel(label) {
   return label in STACK_OF;
 }
 
+// The nigiri lying on the wasabi in `stack`.
+export function nigiriOf(stack) {
+  return STACK_OF[stack.label];
+}
+
 // The correction that makes `stack` its plain nigiri, no wasabi under it: a box labelled
 // as a stack is relabelled (the server drops the strip it absorbed with it); a plain
 // nigiri on a counted wasabi loses that wasabi's box.
 export function unstacking(stack) {
   if (isStackLabel(stack.top.label)) {
-    return { action: "relabel", detection: stack.top.id, label: STACK_OF[stack.top.label] };
+    return { action: "relabel", detection: stack.top.id, label: nigiriOf(stack) };
   }
   return stack.strip ? { action: "delete", detection: stack.strip.id } : null;
 }
