@@ -132,7 +132,8 @@ def _assess(
 ) -> review.Assessment:
     return review.assess(
         state,
-        notes=[] if photo is None else [str(note) for note in photo.warnings],
+        warnings=[] if photo is None else [str(text) for text in photo.warnings],
+        notes=[] if photo is None else [str(text) for text in photo.notes],
         players=len(game.players),
         seat=collection.player.seat,
         round=collection.round.number,
@@ -381,7 +382,7 @@ def upload_photo(
         width, height = photo.original_size
         # The player count settles a doubtful stack, or has a short hand looked at closer,
         # before a reviewer sees the boxes.
-        detections, _, notes = review_detections(photo, detections, len(game.players), detector)
+        detections, _, notices = review_detections(photo, detections, len(game.players), detector)
         if photo.turn:
             # Read turned (its cards were not upright): the file kept is the photo so
             # turned, so that its boxes, the review page and an export all agree.
@@ -397,7 +398,8 @@ def upload_photo(
             width=int(width),
             height=int(height),
             detections=detections.to_records(doubt=True),
-            warnings=[note.text for note in notes],
+            warnings=[notice.text for notice in notices if notice.warns],
+            notes=[notice.text for notice in notices if not notice.warns],
             model=model or {},
             author=author,
         )

@@ -129,7 +129,10 @@ class Photo(Base):
     height: Mapped[int] = mapped_column(Integer)
     # As the detector returned them, in original pixels: [{"label","confidence","box"}].
     detections: Mapped[list[Any]] = mapped_column(default=list)
+    # What reading it told the reviewer, in words: warnings ask for a check, notes only
+    # tell (vision.notices.NOTE_CODES: the turn, the closer look).
     warnings: Mapped[list[Any]] = mapped_column(default=list)
+    notes: Mapped[list[Any]] = mapped_column(default=list, server_default="[]")
     model: Mapped[dict[str, Any]] = mapped_column(default=dict)
     author: Mapped[str | None] = mapped_column(String(60))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

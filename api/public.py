@@ -181,6 +181,7 @@ def collection_public(view: CollectionView) -> CollectionPublic:
         hand_size=games.rules_of(view.game).hand_size,
         hand_note=hand_note(assessment.problems),
         warnings=assessment.warnings,
+        notes=assessment.notes,
         problems=[ProblemPublic(**rounds.problem_dict(view.game, p)) for p in assessment.problems],
         confirmed_tally=None
         if state.confirmed_tally is None or not state.confirmed

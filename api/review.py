@@ -265,6 +265,7 @@ class Assessment:
     detected: dict[str, int] | None  # the tally from the boxes alone (None: no photo)
     warnings: list[str]  # what reading the boxes noticed (low confidence, doubt, ...), in words
     problems: list[Problem]  # hand size and deck checks of the final tally
+    notes: list[str] = field(default_factory=list)  # what reading the photo did (a turn, ...)
     counted: frozenset[int] = frozenset()  # ids of the boxes the tally counts
     # Box id -> the id of the box it makes one stack with, both ways: a counted wasabi and
     # the nigiri on it (the reading's stacks), or a box labelled as a stack and the wasabi
@@ -275,6 +276,7 @@ class Assessment:
 def assess(
     state: ReviewState,
     *,
+    warnings: Sequence[str] = (),
     notes: Sequence[str] = (),
     players: int,
     seat: int | None = None,
@@ -283,9 +285,10 @@ def assess(
 ) -> Assessment:
     """The review's tally: read from the boxes, with category counts set by hand on top;
     checked against the hand size and the deck (`seat`, `round` 1-based, label problems).
-    `notes`: what the detector's reading of the photo said (reading.settle_hand_size)."""
+    `warnings`, `notes`: what the detector's reading of the photo said, stored with it
+    (vision.pipeline.review_detections)."""
     detected: dict[str, int] | None = None
-    warnings: list[str] = []
+    warned: list[str] = []
     counted: frozenset[int] = frozenset()
     stack_with: dict[int, int] = {}
     if state.photo_id is not None:
@@ -293,7 +296,7 @@ def assess(
         detected = reading.tally.to_dict()
         # Vision's notices only: the collection's own problems (reading.problems) come
         # once, as `problems` below, checked with the player's name.
-        warnings = [*notes, *(notice.text for notice in reading.notices)]
+        warned = [*warnings, *(n.text for n in reading.notices if n.warns)]
         # state.detections() lists the boxes in order: the reading's indices map to ids.
         ids = [box.id for box in state.boxes.values()]
         kept = [ids[i] for i in reading.source]
@@ -315,8 +318,9 @@ def assess(
     return Assessment(
         tally=tally,
         detected=detected,
-        warnings=warnings,
+        warnings=warned,
         problems=problems,
+        notes=list(notes) if state.photo_id is not None else [],
         counted=counted,
         stack_with=stack_with,
     )

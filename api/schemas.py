@@ -274,6 +274,12 @@ class DetectionPublic(BaseModel):
     box: list[float] = Field(description="x1, y1, x2, y2 in the original photo's pixels")
 
 
+NOTES = (
+    "what reading the photo did, told so that the photo makes sense, not a call to check "
+    "(it was read turned; it was looked at closer to find the hand's cards)"
+)
+
+
 class DetectResponse(BaseModel):
     """The body of POST /api/v1/detect (and `sushigo detect --json`)."""
 
@@ -281,6 +287,7 @@ class DetectResponse(BaseModel):
     cards: int
     detections: list[DetectionPublic]
     warnings: list[str]
+    notes: list[str] = Field(default_factory=list, description=NOTES)
     turned: int = Field(
         default=0,
         ge=0,
@@ -482,6 +489,7 @@ class CollectionPublic(BaseModel):
     hand_size: int
     hand_note: str | None = Field(description=HAND_NOTE)
     warnings: list[str]
+    notes: list[str] = Field(description=NOTES)
     problems: list[ProblemPublic]
     confirmed_tally: TallyOut | None
     can_undo: bool

@@ -1,9 +1,11 @@
 """Which notices warn the reviewer on photos read right, and which on photos read wrong:
 on each set's photos, read with the player count as a game's upload reads them, for each
 notice or problem code, the photos read right and read wrong that carry it, and those
-it alone warns (the turn's note, which says why a photo shows turned, is
-left out). Where a code warns many right photos and no wrong one alone, it costs the
-reviewer attention for nothing the others do not already say.
+it alone carries (the turn's note, which says why a photo shows turned, is
+left out). Where a code is on many right photos and alone on no wrong one, it costs the
+reviewer attention for nothing the others do not already say: such a code is better a
+note (vision.notices.NOTE_CODES, marked so below; the photos counted warned are those with
+a warning, notes aside).
 
     python -m benchmarks.probe_notices data/tune-13000 data/tune-13500 ...
 """
@@ -17,7 +19,7 @@ from pathlib import Path
 from datasets.yolo_format import read_all
 from scoring import Tally
 from vision.detector import load_detector
-from vision.notices import NoticeCode
+from vision.notices import NOTE_CODES, NoticeCode, warns
 from vision.photo import load_photo_file
 from vision.pipeline import read_photo
 
@@ -38,15 +40,16 @@ def main() -> None:
             exact = reading.tally == Tally.from_mapping(item.truth["tally"])
             photos += 1
             read_right += exact
-            right_warned += exact and bool(codes)
+            right_warned += exact and any(map(warns, reading.warnings))
             (right if exact else wrong).update(codes)
             if len(codes) == 1:
                 (alone_right if exact else alone).update(codes)
     print(f"{photos} photos, {read_right} read right, {right_warned} of them warned")
-    print(f"{'code':<22} {'right':>6} {'wrong':>6}   warned by it alone: right, wrong")
+    print(f"{'code':<22} {'right':>6} {'wrong':>6}   it alone: right, wrong")
     for code in sorted(right.keys() | wrong.keys(), key=lambda c: (-right[c], c)):
         counts = f"{right[code]:>6} {wrong[code]:>6}   {alone_right[code]:>6} {alone[code]:>6}"
-        print(f"{code:<22} {counts}")
+        note = " (note)" if code in NOTE_CODES else ""
+        print(f"{code + note:<22} {counts}")
 
 
 if __name__ == "__main__":

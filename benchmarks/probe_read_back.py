@@ -38,7 +38,7 @@ def main() -> None:
             if settled.reading.cards != HAND_SIZE[players]:
                 settled = _look_again(seen, detections, detector, players, settled)
             kept = settle(seen, detections, detector, players)
-            read_backs += NoticeCode.READ_ON_WASABI in (n.code for n in settled.notes)
+            read_backs += NoticeCode.READ_ON_WASABI in (n.code for n in settled.notices)
             turn = (seen.turn - photo.turn) % 360
             a = _turned_back(settled, turn).reading.tally == truth
             b = _turned_back(kept, turn).reading.tally == truth

@@ -206,9 +206,9 @@ def _draw_link(canvas: np.ndarray, style: _Style, wasabi: np.ndarray, nigiri: np
 
 
 def _draw_panel(canvas: np.ndarray, style: _Style, reading: Reading) -> None:
-    """The tally's non-zero counts and the card count, then warnings, on a darkened panel
-    so that they read over any photo, in the corner where it hides the least of the
-    cards (top left when it hides none)."""
+    """The tally's non-zero counts and the card count, then warnings and notes, on a
+    darkened panel so that they read over any photo, in the corner where it hides the
+    least of the cards (top left when it hides none)."""
     lines = [(f"{reading.cards} cards", PANEL_TEXT)]
     lines += [
         (f"{TALLY_NAMES.get(key, key)}: {count}", PANEL_TEXT)
@@ -216,6 +216,7 @@ def _draw_panel(canvas: np.ndarray, style: _Style, reading: Reading) -> None:
         if count
     ]
     lines += [(f"! {warning}", WARNING_TEXT) for warning in reading.texts]
+    lines += [(note, PANEL_TEXT) for note in reading.note_texts]
     panel = panel_layout(lines, canvas.shape[:2], style)
     left, top = _panel_corner(canvas.shape[:2], panel.width, panel.height, reading.detections.xyxy)
     region = canvas[top : top + panel.height, left : left + panel.width]

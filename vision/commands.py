@@ -191,6 +191,8 @@ def run_detect(args: argparse.Namespace) -> int:
     print(f"{reading.cards} cards: {counts}")
     for warning in reading.texts:
         print(f"warning: {warning}")
+    for note in reading.note_texts:
+        print(f"note: {note}")
     return 0
 
 

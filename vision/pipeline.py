@@ -191,7 +191,7 @@ def settle(
     hand = HAND_SIZE[players]
     if settled.reading.cards != hand:
         return _look_again(photo, detections, detector, players, settled)
-    if NoticeCode.READ_ON_WASABI not in (note.code for note in settled.notes):
+    if NoticeCode.READ_ON_WASABI not in (note.code for note in settled.notices):
         return settled
     # A hand one card short was made right by reading a nigiri back on its wasabi; a card
     # the finder missed would make it right too, and is looked for first: on the tuning
@@ -293,7 +293,7 @@ def review_detections(
 ) -> Settled:
     """What a game's review starts from, of a photo `detect_photo` read as `photo` (turned
     upright where its cards were not): the detections settled with the hand size's help
-    (`settle`), their reading, and the notes a reviewer is shown (the hand size's, the
+    (`settle`), their reading, and the notices a reviewer is shown (the hand size's, the
     closer look's, the turn's)."""
     return _turned_back(settle(photo, detections, detector, players), photo.turn)
 
@@ -306,7 +306,7 @@ def read_photo(photo: Photo, detector: Detector, *, players: int | None = None) 
 
 def read_settled(photo: Photo, detector: Detector, *, players: int | None = None) -> Settled:
     """`read_photo`'s reading, with the detections it was read from (the detector's, as
-    the hand size settled them) and the notes."""
+    the hand size settled them) and the notices."""
     seen, detections = detect_photo(photo, detector)
     settled = settle(seen, detections, detector, players)
     return _turned_back(settled, (seen.turn - photo.turn) % 360)
@@ -314,11 +314,11 @@ def read_settled(photo: Photo, detector: Detector, *, players: int | None = None
 
 def _turned_back(settled: Settled, degrees: int) -> Settled:
     """`settled`, of a photo read turned `degrees` clockwise, with the turn's note among
-    its reading's warnings and its notes (itself for none)."""
+    its reading's warnings and its notices (itself for none)."""
     if not degrees:
         return settled
     reading = read_turned(settled.reading, degrees)
-    return Settled(settled.detections, reading, [*settled.notes, notices.turned(degrees)])
+    return Settled(settled.detections, reading, [*settled.notices, notices.turned(degrees)])
 
 
 def read_turned(reading: Reading, degrees: int) -> Reading:

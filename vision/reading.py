@@ -36,7 +36,7 @@ from vision import notices
 from vision.boxes import areas, intersections, pairwise_intersections
 from vision.detections import Detections
 from vision.labels import STACK_LABELS, label_id
-from vision.notices import NO_CARDS, Notice, NoticeCode, ReadingWarning, warning_text
+from vision.notices import NO_CARDS, Notice, NoticeCode, ReadingWarning, warning_text, warns
 from vision.stack_check import MIN_PROBABILITY
 
 WASABI: Final[str] = "wasabi"
@@ -109,10 +109,11 @@ class Reading:
     stacks: (wasabi index, nigiri index) into `detections`, one per stack found.
     warnings: what a reviewer is told, in order: vision's own notices (vision.notices),
         then the collection's own problems (hand size, deck) as the rules engine found
-        them (scoring.check_collection's Problems), then the notes of what the hand size
+        them (scoring.check_collection's Problems), then the notices of what the hand size
         settled or left unsure (vision.reading.settle_hand_size, vision.pipeline.settle)
-        and of the turn. A review that checks the collection itself, with the
-        player's name, keeps only the `notices`.
+        and of the turn. Most warn; the notes among them (notices.NOTE_CODES) only tell.
+        A review that checks the collection itself, with the player's name, keeps only
+        the `notices`.
     cards: the number of cards, each stack counting 2.
     lone_stacks: indices into `detections` of stack boxes with no wasabi box found under
         them (a stack on the stack check's word, or a reviewer's, alone).
@@ -141,13 +142,19 @@ class Reading:
             "cards": int(self.cards),
             "detections": self.detections.to_records(),
             "warnings": self.texts,
+            "notes": self.note_texts,
             "turned": self.turn,
         }
 
     @property
     def texts(self) -> list[str]:
-        """The warnings in words, in order."""
-        return [warning_text(warning) for warning in self.warnings]
+        """The warnings that ask the reviewer to check something, in words, in order."""
+        return [warning_text(warning) for warning in self.warnings if warns(warning)]
+
+    @property
+    def note_texts(self) -> list[str]:
+        """The notes (what the reading did: a turn, a closer look), in words, in order."""
+        return [warning_text(warning) for warning in self.warnings if not warns(warning)]
 
     @property
     def notices(self) -> list[Notice]:
@@ -216,8 +223,10 @@ class Settled(NamedTuple):
     """The detector's detections after the hand size had its say, and their reading."""
 
     detections: Detections  # as found, or with stacks relabelled as their plain nigiri
-    reading: Reading  # read_tally of `detections`, the notes last among its warnings
-    notes: list[Notice]  # what the hand size (or the closer look) changed or left unsure
+    reading: Reading  # read_tally of `detections`, these notices last among its warnings
+    # What the hand size (or the closer look, or the turn) changed or left unsure: stored
+    # with a game's photo, since a review reads its boxes again without them.
+    notices: list[Notice]
 
 
 def settle_hand_size(
@@ -263,10 +272,10 @@ def settle_hand_size(
 
 
 def noted(settled: Settled, notes: list[Notice]) -> Settled:
-    """`settled` with `notes` last among its reading's warnings and as its notes."""
+    """`settled` with `notes` last among its reading's warnings and its notices."""
     warnings: list[ReadingWarning] = [*settled.reading.warnings, *notes]
     reading = dataclasses.replace(settled.reading, warnings=warnings)
-    return Settled(settled.detections, reading, [*settled.notes, *notes])
+    return Settled(settled.detections, reading, [*settled.notices, *notes])
 
 
 def _lone_stacks_as_plain(detections: Detections) -> tuple[Detections, list[int]]:

@@ -113,6 +113,8 @@ function warningsList(c) {
   const messages = [
     ...c.warnings.map((text) => ({ severity: "warning", message: text })),
     ...c.problems.filter((p) => p.code !== "too_few_cards" && p.code !== "too_many_cards"),
+    // Notes only tell what the reading did (a turn, a closer look): shown last, quietly.
+    ...c.notes.map((text) => ({ severity: "note", message: text })),
   ];
   if (!messages.length) return null;
   return h(

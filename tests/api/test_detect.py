@@ -30,8 +30,9 @@ def test_detect_returns_design_md_body(client: TestClient, detector: FakeDetecto
     )
     assert response.status_code == 200, response.text
     body = response.json()
-    assert set(body) == {"tally", "cards", "detections", "warnings", "turned"}
+    assert set(body) == {"tally", "cards", "detections", "warnings", "notes", "turned"}
     assert body["tally"]["tempura"] == 2 and body["cards"] == 4 and body["turned"] == 0
+    assert body["notes"] == []
     assert len(body["tally"]) == 15
     assert body["detections"][0] == {
         "label": "tempura",

@@ -35,7 +35,11 @@ def test_six_squid_are_said_once_as_the_players_deck_problem() -> None:
 def test_the_notices_stay_beside_the_problems() -> None:
     photo = [*records(SQUID[:-1]), *records(["egg"], 0.4)]
     photo[-1]["box"] = [700 * 9, 0, 700 * 9 + 630, 880]
+    said = "one salmon nigiri read as on a wasabi: the stack check called it on one (0.97)"
     note = "the photo was read turned 90° clockwise: its cards lay on their side"
-    assessment = assess(uploaded(photo), notes=[note], players=3, seat=2, round=1, name="Ben")
-    assert assessment.warnings == [note, "1 detection below 50% confidence: egg nigiri"]
+    assessment = assess(
+        uploaded(photo), warnings=[said], notes=[note], players=3, seat=2, round=1, name="Ben"
+    )
+    assert assessment.warnings == [said, "1 detection below 50% confidence: egg nigiri"]
+    assert assessment.notes == [note]
     assert [p.code for p in assessment.problems] == [ProblemCode.DECK_LIMIT]

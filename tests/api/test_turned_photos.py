@@ -56,7 +56,8 @@ def test_detect_reads_a_sideways_photo_turned_and_says_so(
     assert [d["box"] for d in body["detections"]] == [
         [float(v) for v in record["box"]] for record in upright
     ]
-    assert any("read turned 90° clockwise" in warning for warning in body["warnings"])
+    assert any("read turned 90° clockwise" in note for note in body["notes"])
+    assert not any("read turned" in warning for warning in body["warnings"])
 
 
 def test_a_game_keeps_a_sideways_photo_turned_with_its_boxes_and_a_note(
@@ -70,7 +71,8 @@ def test_a_game_keeps_a_sideways_photo_turned_with_its_boxes_and_a_note(
     photo = draft["photo"]
     assert (photo["width"], photo["height"]) == (700, 900)
     assert photo["sha256"] != hashlib.sha256(sent).hexdigest()
-    assert any("read turned 90° clockwise" in warning for warning in draft["warnings"])
+    assert any("read turned 90° clockwise" in note for note in draft["notes"])
+    assert not any("read turned" in warning for warning in draft["warnings"])
     assert draft["cards"] == len(LABELS)
 
     kept = table.client.get(photo["image_url"]).content
@@ -126,7 +128,7 @@ def test_a_game_keeps_a_photo_taken_at_a_slant_turned_straight(
     draft = response.json()
     assert (draft["photo"]["width"], draft["photo"]["height"]) == straight_size
     assert draft["cards"] == len(LABELS)
-    assert any("30° anticlockwise: its cards lay at a slant" in w for w in draft["warnings"])
+    assert any("30° anticlockwise: its cards lay at a slant" in n for n in draft["notes"])
     kept = table.client.get(draft["photo"]["image_url"]).content
     image = cv2.imdecode(np.frombuffer(kept, np.uint8), cv2.IMREAD_COLOR)
     assert image.shape[1::-1] == straight_size

@@ -32,7 +32,7 @@ def test_detect_json_prints_the_api_body_and_annotates(
     out = tmp_path / "annotated.jpg"
     assert main(["detect", str(photo), "--json", "--players", "3", "--annotate", str(out)]) == 0
     body = json.loads(capsys.readouterr().out)
-    assert set(body) == {"tally", "cards", "detections", "warnings", "turned"}
+    assert set(body) == {"tally", "cards", "detections", "warnings", "notes", "turned"}
     assert list(body["tally"]) == list(TALLY_KEYS)
     assert body["cards"] == sum(body["tally"].values()) + sum(
         body["tally"][k] for k in ("egg_on_wasabi", "salmon_on_wasabi", "squid_on_wasabi")
@@ -58,6 +58,11 @@ def test_a_photo_read_at_a_slant_is_annotated_turned_with_black_corners(
     assert json.loads(capsys.readouterr().out)["turned"] == 320
     annotated = cv2.imread(str(out))
     assert annotated[-3:, -3:].max() < 40  # outside the photo, now turned back
+    # In words: the turn is a note, not a warning.
+    assert main(["detect", str(photo)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "note: the photo was read turned 40° anticlockwise: its cards lay at a slant" in lines
+    assert not any(line.startswith("warning: the photo was read turned") for line in lines)
 
 
 def test_detect_names_a_missing_or_unreadable_photo(

@@ -10,7 +10,15 @@ import numpy as np
 from scoring import Problem, ProblemCode
 from tests.vision.test_reading import FOUR_CARDS, Table, boxes, leaning, settled_reading, spread
 from vision.detections import Detections
-from vision.notices import NO_CARDS, Notice, NoticeCode, turned, warning_text
+from vision.notices import (
+    NO_CARDS,
+    Notice,
+    NoticeCode,
+    looked_closer,
+    turned,
+    warning_text,
+    warns,
+)
 from vision.pipeline import read_turned
 from vision.reading import read_tally, settle_hand_size
 
@@ -73,14 +81,15 @@ def test_doubts_and_a_stack_seen_only_by_its_strip_have_their_codes() -> None:
 def test_what_the_hand_size_settled_and_what_it_did_not_have_their_codes() -> None:
     lone = leaning(spread(*FOUR_CARDS, ("squid_on_wasabi", 0.8)), squid_on_wasabi=0.97)
     unsettled = settle_hand_size(lone, None)
-    assert codes(unsettled.notes) == [NoticeCode.UNSURE_STACK]
-    assert unsettled.reading.warnings == unsettled.notes  # no hand size: no problem
+    assert codes(unsettled.notices) == [NoticeCode.UNSURE_STACK]
+    assert unsettled.reading.warnings == unsettled.notices  # no hand size: no problem
     stacked = leaning(spread(*FOUR_CARDS, ("egg", 0.9), ("salmon", 0.9)), egg=0.97, salmon=0.1)
-    assert codes(settle_hand_size(stacked, 5).notes) == [NoticeCode.READ_ON_WASABI]
+    assert codes(settle_hand_size(stacked, 5).notices) == [NoticeCode.READ_ON_WASABI]
 
 
-def test_to_json_says_each_warning_in_words_in_order() -> None:
-    """Vision's notices, then the rules engine's problems, then the turn: as strings."""
+def test_to_json_says_each_warning_in_words_in_order_and_the_notes_apart() -> None:
+    """Vision's notices, then the rules engine's problems, as strings; the turn, which
+    asks for no check, among the notes."""
     found = spread(*FOUR_CARDS[:3], ("egg", 0.4))
     reading = read_turned(settled_reading(found, players=5), 90)
     assert codes(reading.warnings) == [
@@ -93,10 +102,21 @@ def test_to_json_says_each_warning_in_words_in_order() -> None:
         "1 detection below 50% confidence: egg nigiri",
         "this collection has 4 cards, the hand size for 5 players is 7: "
         "3 cards were probably missed",
-        "the photo was read turned 90° clockwise: its cards lay on their side",
     ]
-    assert all(type(text) is str for text in body["warnings"])
-    assert body["warnings"] == reading.texts == [warning_text(w) for w in reading.warnings]
+    assert body["notes"] == ["the photo was read turned 90° clockwise: its cards lay on their side"]
+    assert all(type(text) is str for text in body["warnings"] + body["notes"])
+    assert body["warnings"] == reading.texts
+    assert body["notes"] == reading.note_texts
+    assert reading.texts + reading.note_texts == [warning_text(w) for w in reading.warnings]
+
+
+def test_only_the_turn_and_the_closer_look_are_notes() -> None:
+    """A note asks for no check; every other notice, and every problem, warns."""
+    notes = {code for code in NoticeCode if not Notice(code, "").warns}
+    assert notes == {NoticeCode.TURNED, NoticeCode.LOOKED_CLOSER}
+    assert not warns(turned(90)) and not warns(looked_closer(6, 7))
+    too_few = settled_reading(spread(*FOUR_CARDS[:3]), players=5).problems
+    assert too_few and all(map(warns, too_few))
 
 
 def test_the_turn_notice() -> None:
@@ -120,4 +140,4 @@ def test_a_stack_only_the_check_called_is_judged_by_the_settling() -> None:
     assert read_tally(asked).warnings == [] and read_tally(asked).tally.salmon_on_wasabi == 1
     assert settle_hand_size(asked, None).reading.tally.salmon == 1
     reviewers = settle_hand_size(found, None)
-    assert reviewers.reading.tally.salmon_on_wasabi == 1 and reviewers.notes == []
+    assert reviewers.reading.tally.salmon_on_wasabi == 1 and reviewers.notices == []

@@ -670,7 +670,7 @@ def test_a_stack_on_the_checks_word_alone_is_read_plain_where_the_hand_vouches()
     assert nonzero(settled.reading) == {"tempura": 2, "sashimi": 1, "dumpling": 1, "pudding": 1,
                                         "squid": 1, "egg": 1}  # fmt: skip
     assert settled.reading.cards == 7
-    assert settled.reading.warnings == settled.notes == []
+    assert settled.reading.warnings == settled.notices == []
     assert settled.detections.labels[-2] == "squid"
 
 
@@ -686,7 +686,7 @@ def test_without_the_hand_size_a_stack_on_the_checks_word_alone_is_read_plain_an
             f"nigiri, odds {shown}) and no wasabi's top was found: check whether one shows "
             "above it"
         ]
-        assert settled.notes == settled.reading.warnings
+        assert settled.notices == settled.reading.warnings
 
 
 def test_a_stack_box_holding_a_wasabi_box_is_not_on_the_checks_word_alone() -> None:
@@ -700,7 +700,7 @@ def test_a_stack_box_holding_a_wasabi_box_is_not_on_the_checks_word_alone() -> N
     detections = leaning(found, salmon_on_wasabi=0.99)
     settled = settle_hand_size(detections, None)
     assert nonzero(settled.reading) == {"tempura": 1, "salmon_on_wasabi": 1}
-    assert settled.notes == []
+    assert settled.notices == []
 
 
 def test_of_two_stacks_on_the_checks_word_the_one_it_leaned_most_to_makes_the_hand() -> None:
@@ -759,7 +759,7 @@ def test_one_card_too_few_settles_the_nigiri_the_stack_check_leaned_towards_a_wa
         "hand had one card too few"
     ]
     settled = settle_hand_size(detections, 5)
-    assert settled.notes == reading.warnings
+    assert settled.notices == reading.warnings
     assert settled.detections.labels[-2] == "egg_on_wasabi"
 
 
@@ -916,7 +916,7 @@ def test_empty_detections() -> None:
 def test_to_json_is_the_detect_body() -> None:
     reading = read_tally(Table().stack("squid", 50, 50).card("tempura", 150, 50).detections())
     body = reading.to_json()
-    assert list(body) == ["tally", "cards", "detections", "warnings", "turned"]
+    assert list(body) == ["tally", "cards", "detections", "warnings", "notes", "turned"]
     assert body["turned"] == 0
     assert list(body["tally"]) == list(TALLY_KEYS)
     assert body["tally"]["squid_on_wasabi"] == 1 and body["cards"] == 3

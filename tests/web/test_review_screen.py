@@ -18,7 +18,7 @@ import httpx
 import pytest
 from PIL import Image
 
-from tests.api.conftest import TWO_STACKS
+from tests.api.conftest import TWO_STACKS, boxes_for
 from tests.web.conftest import ON_SCREEN, TIMEOUT_MS, Server, touch_drag, touch_phone
 
 pytestmark = pytest.mark.browser
@@ -390,6 +390,33 @@ def test_a_stack_reads_as_one_thing_in_human_words(server: Server, phone: Any) -
     assert counts == {"salmon": "1", "squid": "1", "salmon_on_wasabi": "0",
                       "squid_on_wasabi": "0", "wasabi": "0"}, counts  # fmt: skip
     assert page.locator("g.box.strip").count() == 0
+
+
+def test_a_note_is_told_apart_from_the_warnings(server: Server, phone: Any) -> None:
+    """A photo whose cards lay on their side is read turned: the page says so as a note
+    (quiet, last), not as a warning that asks for a check."""
+    page = phone
+    game = new_game(server, ["Ana", "Ben"])
+    labels = ["tempura", "tempura", "sashimi", "dumpling", "pudding", "maki_2", "egg", "squid"]
+    doubtful = [{**record, "confidence": 0.5} for record in boxes_for(labels)]
+    server.detector.register((900, 700), doubtful)  # as sent: doubtful, so turned
+    server.detector.register((700, 900), boxes_for(labels, width=700, height=900))
+    page.goto(edit_url(server, game))
+    page.get_by_test_id("camera-1").set_input_files(
+        {"name": "cards.jpg", "mimeType": "image/jpeg", "buffer": jpeg((900, 700))}
+    )
+    page.get_by_test_id("hand-check").wait_for()
+    idle(page)
+    told = page.get_by_test_id("warnings")
+    notes = told.locator("li.note").all_inner_texts()
+    assert len(notes) == 1 and "read turned 90° clockwise" in notes[0], notes
+    assert told.locator("li.warning", has_text="read turned").count() == 0
+    assert told.locator("li").last.inner_text() == notes[0]  # after any warning
+    colours = page.evaluate(
+        """() => [getComputedStyle(document.querySelector(".problems li.note")).color,
+                  getComputedStyle(document.documentElement).getPropertyValue("--warn")]"""
+    )
+    assert colours[0] != "rgb(138, 90, 0)" and colours[1].strip() == "#8a5a00", colours
 
 
 def test_back_with_a_card_sheet_open_takes_the_sheet_away_with_the_review(

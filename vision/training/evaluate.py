@@ -18,7 +18,7 @@ import numpy as np
 from scoring import Tally, score_round
 from scoring.cards import CARD_KINDS, STACKS, TALLY_KEYS
 from vision.boxes import ious
-from vision.notices import Notice, NoticeCode, ReadingWarning, warning_text
+from vision.notices import ReadingWarning, warning_text, warns
 from vision.photo import boxes_turned_back, load_photo_file
 from vision.pipeline import Detector, read_settled
 
@@ -45,9 +45,9 @@ class PhotoResult:
 
     @property
     def warned(self) -> bool:
-        """Whether the reviewer was told to look: a warning other than the notice that the
-        photo was read turned (which says why it shows turned, not that it reads wrong)."""
-        return any(not _is_turn_notice(w) for w in self.warnings)
+        """Whether the reviewer was told to look: a warning, not only notes (the turn's
+        says why a photo shows turned, not that it reads wrong)."""
+        return any(map(warns, self.warnings))
 
     @property
     def exact(self) -> bool:
@@ -75,10 +75,6 @@ class PhotoResult:
         """The player's round score is right whatever the others hold: every dish but
         maki scores the same, and the maki icon count (all maki depends on) is equal."""
         return _dishes(self.truth) == _dishes(self.predicted) and self.maki_icons_right
-
-
-def _is_turn_notice(warning: ReadingWarning) -> bool:
-    return isinstance(warning, Notice) and warning.code is NoticeCode.TURNED
 
 
 def _dishes(t: Tally) -> dict[str, int]:
