@@ -17,26 +17,34 @@ from vision.boxes import intersections
 from vision.labels import LABEL_ID, LABELS
 from vision.reading import Reading
 
-# One colour (BGR) per label, in LABELS order: kinds of one family (maki, nigiri and
-# their stacks) share a hue family but stay told apart by brightness.
-_PALETTE: Final[dict[str, tuple[int, int, int]]] = {
-    "tempura": (191, 95, 139),
-    "sashimi": (60, 186, 125),
-    "dumpling": (208, 127, 79),
-    "maki_1": (80, 80, 255),
-    "maki_2": (40, 40, 200),
-    "maki_3": (0, 0, 140),
-    "egg": (66, 197, 244),
-    "salmon": (40, 120, 255),
-    "squid": (200, 200, 255),
-    "egg_on_wasabi": (0, 230, 200),
-    "salmon_on_wasabi": (0, 170, 120),
-    "squid_on_wasabi": (120, 255, 170),
-    "wasabi": (40, 160, 40),
-    "chopsticks": (208, 198, 92),
-    "pudding": (193, 154, 244),
+# One colour per label, as the review page draws its boxes (api/web/cards.js, checked
+# by tests/web/test_static.py): a photo's annotated copy and its page look alike. Kinds of
+# one family (maki, nigiri and their stacks) share a hue, told apart by brightness.
+PALETTE: Final[dict[str, str]] = {
+    "tempura": "#e69f00",
+    "sashimi": "#009e73",
+    "dumpling": "#56b4e9",
+    "maki_1": "#d55e00",
+    "maki_2": "#c0392b",
+    "maki_3": "#8e1b10",
+    "egg": "#c9a800",
+    "salmon": "#f07c5a",
+    "squid": "#7f8c9a",
+    "egg_on_wasabi": "#9a8a00",
+    "salmon_on_wasabi": "#c2553a",
+    "squid_on_wasabi": "#52606d",
+    "wasabi": "#3f9b35",
+    "chopsticks": "#8d6e63",
+    "pudding": "#cc79a7",
 }
-COLOURS: Final[tuple[tuple[int, int, int], ...]] = tuple(_PALETTE[label] for label in LABELS)
+
+
+def _bgr(hex_colour: str) -> tuple[int, int, int]:
+    red, green, blue = (int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
+    return blue, green, red
+
+
+COLOURS: Final[tuple[tuple[int, int, int], ...]] = tuple(_bgr(PALETTE[label]) for label in LABELS)
 STACK_LINK: Final[tuple[int, int, int]] = (255, 0, 255)
 PANEL_TEXT: Final[tuple[int, int, int]] = (255, 255, 255)
 WARNING_TEXT: Final[tuple[int, int, int]] = (80, 200, 255)

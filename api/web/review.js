@@ -181,7 +181,9 @@ function photoPanel(c, editable) {
           : "Tap a box to change its card or delete it.",
       )
     : null;
-  return [figure, zoomTools, hint, tools, boxList(c, editable)];
+  // The zoom row over the photo: under a phone's upright photo it fell behind the
+  // confirm bar on the first screen.
+  return [zoomTools, figure, hint, tools, boxList(c, editable)];
 }
 
 function photoSvg(c, editable) {

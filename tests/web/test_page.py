@@ -198,6 +198,14 @@ def record(page: Any, number: int) -> None:
         idle(page)
     page.get_by_test_id("round-scores").wait_for()
     assert page.get_by_test_id(f"round-tab-{number}").inner_text().endswith("recorded")
+    # The cards counted fold open, and show that they do: a triangle that turns.
+    summary = page.locator("details.tallies summary")
+    marker = "(s) => getComputedStyle(s, '::before').content"
+    assert summary.evaluate(marker) == '"▸"'
+    summary.click()
+    assert summary.evaluate(marker) == '"▾"'
+    assert page.locator("details.tallies table").is_visible()
+    summary.click()
 
 
 def check_standings(page: Any, tallies: list[list[dict[str, int]]]) -> None:

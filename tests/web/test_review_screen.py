@@ -676,6 +676,16 @@ def touches(cdp: Any, kind: str, points: list[tuple[float, float]]) -> None:
     )
 
 
+def test_an_upright_photos_zoom_buttons_are_on_the_first_screen(server: Server, phone: Any) -> None:
+    """A phone's photo stands upright: its zoom buttons, once under it, fell behind the
+    confirm bar before any scroll."""
+    page = phone
+    open_review(server, page, SMALL_COLLECTION, (750, 1000))
+    page.evaluate("() => window.scrollTo(0, 0)")
+    for testid in ("zoom-out", "zoom-in", "zoom-cards", "zoom-whole"):
+        assert page.evaluate(CENTRE_HITS, testid), testid
+
+
 def test_the_photo_opens_on_the_cards_and_zooms(server: Server, phone: Any) -> None:
     page = phone
     open_review(server, page, SMALL_COLLECTION, COLUMN_PHOTO)
@@ -687,13 +697,15 @@ def test_the_photo_opens_on_the_cards_and_zooms(server: Server, phone: Any) -> N
     assert (603 - 300) / h > 0.7  # the cards fill most of the view
     page.evaluate(CENTRE_COLUMN)
     shot(page, "review-zoomed.png")
-    # The zoom's buttons: one row under the photo, each a finger's size.
+    # The zoom's buttons: one row over the photo, each a finger's size.
     rows = page.locator(".zoom-tools button").evaluate_all(
         "(bs) => bs.map((b) => [b.getBoundingClientRect().top, b.getBoundingClientRect().width,"
         " b.getBoundingClientRect().height])"
     )
     assert len({round(top) for top, _, _ in rows}) == 1, rows
     assert all(w >= 44 and h >= 44 for _, w, h in rows), rows
+    photo_top = page.get_by_test_id("photo").bounding_box()["y"]
+    assert rows[0][0] + rows[0][2] <= photo_top, (rows, photo_top)
 
     page.get_by_test_id("zoom-in").tap()
     assert page.evaluate(VIEW)[2] == pytest.approx(w / 1.6, rel=0.01)

@@ -15,6 +15,7 @@ from api.main import WEB_DIR, create_app
 from api.settings import Settings
 from scoring import BREAKDOWN_KEYS, HAND_SIZE, TALLY_KEYS
 from scoring.rules import max_rounds
+from vision.annotate import PALETTE
 
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"
 
@@ -72,6 +73,14 @@ def test_the_categories_are_the_tally_keys_in_order() -> None:
     assert tuple(re.findall(r'key: "(\w+)"', categories)) == TALLY_KEYS
     breakdown = text.split("export const BREAKDOWN")[1].split("];")[0]
     assert tuple(re.findall(r'key: "(\w+)"', breakdown)) == BREAKDOWN_KEYS
+
+
+def test_the_boxes_colours_are_the_annotated_photos() -> None:
+    """The page's box colours and the annotated JPEG's (vision.annotate) are one palette."""
+    text = (WEB_DIR / "cards.js").read_text()
+    categories = text.split("export const CATEGORIES")[1].split("];")[0]
+    colours = dict(re.findall(r'key: "(\w+)".*?colour: "(#[0-9a-f]{6})"', categories))
+    assert colours == PALETTE
 
 
 def test_hand_sizes_and_round_limits_match_the_rules() -> None:
