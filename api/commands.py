@@ -9,12 +9,14 @@ from typing import Any
 
 
 def register(subparsers: Any) -> None:
+    from api.settings import Settings  # pydantic only: light
+
+    variables = ", ".join(f"SUSHIGO_{name.upper()}" for name in Settings.model_fields)
     serve = subparsers.add_parser(
         "serve",
         help="run the HTTP service (games, photos, scores; OpenAPI at /docs)",
         description="Run the HTTP service. Settings not given here come from SUSHIGO_* "
-        "environment variables (SUSHIGO_DATA_DIR, SUSHIGO_DATABASE_URL, SUSHIGO_WEIGHTS, "
-        "SUSHIGO_MAX_UPLOAD_BYTES, SUSHIGO_MAX_JSON_BYTES, SUSHIGO_MAX_PIXELS).",
+        f"environment variables ({variables}).",
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     serve.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")

@@ -120,9 +120,9 @@ class InvalidFieldPublic(BaseModel):
 
 
 class ErrorPublic(BaseModel):
-    """Every 4xx and 503 body. `detail` says what is wrong in words, `reason` as a code;
-    other fields depend on the error: `code` and `problems` for tallies that could not
-    have been dealt, `current_version` for a stale version."""
+    """Every 4xx, 503 and 500 body. `detail` says what is wrong in words, `reason` as a
+    code; other fields depend on the error: `code` and `problems` for tallies that could
+    not have been dealt, `current_version` for a stale version."""
 
     model_config = ConfigDict(extra="allow")
 
@@ -574,7 +574,7 @@ class VersionedAction(Strict):
 
 class RestoreReading(Strict):
     photo: Annotated[int, Field(strict=True, ge=1, le=2**31 - 1)] | None = Field(
-        description="the earlier reading's photo id (`earlier[].photo.id`); null for the "
+        description="the earlier reading's photo id (`earlier[].photo`); null for the "
         "counts entered by hand before any photo",
     )
     version: Version

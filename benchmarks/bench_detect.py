@@ -109,7 +109,7 @@ def plain_reader(info: ModelInfo) -> Callable[[Path], Reading]:
     """The fast path's reading done the plain way, for a like-for-like comparison: the
     photo decoded in full (as `predict` does), ultralytics' `predict` for each look of the
     finder, the crop networks' float weights under torch. Same thresholds, second look,
-    white balance, turns and reading (vision.pipeline.read_photo): the fast path's
+    turns and reading (vision.pipeline.read_photo): the fast path's
     CardDetector with its three networks swapped."""
     import cv2
     import torch
@@ -317,7 +317,7 @@ PIPELINE_STAGES = ("card_slant", "settle")
 
 def print_stage_times(detector: Any, paths: list[Path], repeat: int) -> None:
     """Each photo read `repeat` times with every stage in a timer: per photo, the median of
-    its whole time and of each stage's, the rest (white balance, crops, turns) beside."""
+    its whole time and of each stage's, the rest (crops, turns) beside."""
     import vision.pipeline as pipeline
     from vision.photo import load_photo_file
 

@@ -21,10 +21,11 @@ def register(subparsers: Any) -> None:
     faces = subparsers.add_parser(
         "faces",
         help="import a photo of one of your cards into a deck folder",
-        description="Write procedural card faces as DIR/<class>/NNN.png (RGBA, transparent "
-        "rounded corners, 616 px tall):  sushigo faces --out DIR [--per-class K] [--seed S]\n"
-        "Import a photo of one real card lying on a table as the next DIR/CLASS/NNN.png:  "
-        "sushigo faces import PHOTO --as CLASS --out DIR",
+        description="Import a photo of one real card lying on a table as the next "
+        "DIR/CLASS/NNN.png:  sushigo faces import PHOTO --as CLASS --out DIR\n"
+        "Write procedural card faces (the retired made-up deck's, for tests without the "
+        "scans) as DIR/<class>/NNN.png (RGBA, transparent rounded corners, 616 px tall):  "
+        "sushigo faces --out DIR [--per-class K] [--seed S]",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     # `faces` takes an optional action word, so that both `faces --out DIR` and

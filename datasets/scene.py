@@ -3,7 +3,8 @@
 The labels come from the geometry that made the image: every card is pasted with its own
 warped alpha, and a label map keeps, per pixel, the topmost card. A card's box is the
 bounding box of the pixels where it is on top, so a card covered in a column is boxed
-by the strip that shows, and a wasabi under a nigiri by its banner.
+by the strip that shows, and a wasabi under a nigiri by its top (colour field and
+top-left icon).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ MIN_VISIBLE = 0.08  # a card showing less than this share of itself is never mad
 # area-averaged down, so edges and fine print look resampled rather than drawn at size.
 SUPERSAMPLE = 0.3
 SUPERSAMPLE_SCALE = (1.3, 1.6)  # kept small: cost grows with its square (bench_synth)
-BANNER_KEPT = 0.25  # clutter over a card leaves this top share of it (the banner) open
+TOP_KEPT = 0.25  # clutter over a card leaves this top share of it (its icon's strip) open
 
 
 @dataclass(frozen=True)
@@ -318,7 +319,7 @@ def _lay_over(
 ) -> dict[str, Any] | None:
     """Lay one piece of clutter over the cards, as a card laid later would be: it hides
     what it covers in the label map, so a card under it is boxed by the part that shows.
-    It is left off (None) where it would take a card's banner, more than 30 % of what
+    It is left off (None) where it would take a card's top strip, more than 30 % of what
     shows of a card, or cut a card's visible part in two."""
     h_img, w_img = image.shape[:2]
     half = EXTENT_MM[item.what] * ppm
@@ -357,7 +358,7 @@ def _lay_over(
             return None
         band = np.zeros(size[::-1], np.uint8)
         tl, tr, br, bl = quad.astype(np.float64) - [x0, y0]
-        top = np.array([tl, tr, tr + BANNER_KEPT * (br - tr), tl + BANNER_KEPT * (bl - tl)])
+        top = np.array([tl, tr, tr + TOP_KEPT * (br - tr), tl + TOP_KEPT * (bl - tl)])
         cv2.fillConvexPoly(band, np.round(top * 16).astype(np.int32), 1, cv2.LINE_8, shift=4)
         if (band.astype(bool) & covered).any():
             return None

@@ -218,7 +218,7 @@ def _against_cards(
     outside the collection (people put things down next to the cards, not among them)."""
     card = cards[int(rng.integers(len(cards)))].astype(np.float64)
     on_top = bool(rng.random() < ON_TOP[what])
-    # Corners TL TR BR BL. Clutter over a card keeps off its banner (the top), so it is
+    # Corners TL TR BR BL. Clutter over a card keeps off its top strip (the icon), so it is
     # laid against the lower half of its outline; clutter under a card, anywhere.
     if on_top:
         j, t = [(2, 0.0), (3, 0.0), (2, rng.uniform(0, 1)), (1, rng.uniform(0.5, 1))][

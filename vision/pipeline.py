@@ -62,7 +62,7 @@ TILE_SPAN = 0.6
 # boxed with the card below it (or, long, a card found twice): the collection's region
 # (CLOSER_MARGIN of the photo's long side around its cards) is looked at once more by the
 # finder at each of CLOSER_SIZES px in turn, and the first reading that makes the hand
-# right kept (with a notice: such a photo is always warned). On the four tuning sets
+# right kept, with a note (not a warning: vision.notices.NOTE_CODES). On the four tuning sets
 # (seeds 13000-13800, 1,200 photos), with the doubtful boxes below: 29 wrong photos -> 10
 # (benchmarks/probe_closer.py).
 CLOSER_SIZES = (416, 640)

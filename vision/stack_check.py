@@ -32,7 +32,7 @@ STRIP_KEEP = 0.8
 
 
 # The side of the crops `sushigo train` trains the check on (what ships): larger than the
-# classifier's 96 px, where the word on a wasabi's banner is only about 6 px tall.
+# classifier's 96 px, where the strip of a wasabi's top that shows is only a few px tall.
 SIZE = 128
 
 

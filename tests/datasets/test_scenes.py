@@ -1,6 +1,6 @@
 """Every scene's labels are exact and say what the photo shows: the tally recomputed from
 the labels is the dealt one, every box lies in the image around a visible part of its card,
-covered cards show their banner, and stacks pair only a nigiri with the wasabi under it."""
+covered cards show their top strip, and stacks pair only a nigiri with the wasabi under it."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from scoring.cards import CARD_KINDS, NIGIRI
 # least ~13 % of a card showing (a wasabi under a nigiri shifted down 15 %, less jitter);
 # measured over 300 scenes the smallest box was 26 % of its card.
 MIN_BOX_SHARE = 0.12
-BANNER = 0.15  # the top share of a card that must show when another card covers it
+TOP_STRIP = 0.15  # the top share of a card that must show when another card covers it
 
 
 def _mask(shape: tuple[int, int], quad: np.ndarray) -> np.ndarray:
@@ -93,7 +93,7 @@ def _covered_by_a_later_pile(scene: Scene, index: int) -> bool:
     return False
 
 
-def _banner_showing(scene: Scene, index: int, depth: float) -> float:
+def _top_showing(scene: Scene, index: int, depth: float) -> float:
     """The share of the card's top `depth` that no later card lies over."""
     shape = scene.image.shape[:2]
     band = _mask(shape, _band(scene.cards[index].quad, depth))
@@ -113,7 +113,7 @@ def _box_holds(card: SceneCard, points: np.ndarray, tolerance: float = 1.5) -> b
     )
 
 
-def test_column_covered_cards_show_their_banner(scenes: list[Scene]) -> None:
+def test_column_covered_cards_show_their_top_strip(scenes: list[Scene]) -> None:
     checked = 0
     for scene in (s for s in scenes if s.meta["style"] == "columns"):
         under_a_nigiri = {c.on_wasabi for c in scene.cards if c.on_wasabi is not None}
@@ -125,12 +125,12 @@ def test_column_covered_cards_show_their_banner(scenes: list[Scene]) -> None:
             # the tip of a turned card's corner by up to half that.
             height = float(np.linalg.norm(card.quad[3] - card.quad[0]))
             tolerance = 1.5 + SLIVER / 2 * height
-            assert _box_holds(card, _band(card.quad, BANNER), tolerance), (
+            assert _box_holds(card, _band(card.quad, TOP_STRIP), tolerance), (
                 scene.meta,
                 card.kind,
                 card.box,
             )
-            assert _banner_showing(scene, i, BANNER) > 0.97, (scene.meta, card.kind)
+            assert _top_showing(scene, i, TOP_STRIP) > 0.97, (scene.meta, card.kind)
     assert checked >= 20, "too few covered column cards to say anything"
 
 

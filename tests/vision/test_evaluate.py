@@ -33,7 +33,12 @@ def test_the_photos_read_wrong_are_listed_with_what_was_wrong_and_what_was_said(
     report = Report(
         photos=[
             result("000001", TRUTH),
-            result("000441", read, {"fill": 0.3, "tilt": 10}, warnings=tuple(problems)),
+            result(
+                "000441",
+                read,
+                {"fill": 0.3, "tilt": 10},
+                warnings=(*problems, notices.looked_closer(4, 5)),
+            ),
         ]
     )
     summary = report.summary()
@@ -44,6 +49,9 @@ def test_the_photos_read_wrong_are_listed_with_what_was_wrong_and_what_was_said(
             "read_and_true": {"tempura": [2, 3], "egg": [1, 0], "egg_on_wasabi": [0, 1]},
             "hard": ["small_in_frame"],
             "warnings": [problems[0].message],
+            "notes": [
+                "the photo was looked at closer, which found the hand's 5 cards (4 at first)"
+            ],
         }
     ]
     assert summary["warned"] == {"wrong": 1.0, "right": 0.0}
@@ -52,6 +60,9 @@ def test_the_photos_read_wrong_are_listed_with_what_was_wrong_and_what_was_said(
     assert "with a warning: 1.000 of the photos read wrong, 0.000 of those read right" in printed
     line = next(line for line in printed.splitlines() if line.startswith("000441"))
     assert "tempura 2 (3)" in line and "small_in_frame" in line and "probably missed" in line
+    assert line.endswith(
+        "; note: the photo was looked at closer, which found the hand's 5 cards (4 at first)"
+    )
     assert "000001" not in printed
 
 

@@ -131,7 +131,8 @@ class Report:
                 "photo": r.name,
                 "read_and_true": r.differences(),
                 "hard": [name for name, test in HARD.items() if test(r.meta)],
-                "warnings": [warning_text(w) for w in r.warnings],
+                "warnings": [warning_text(w) for w in r.warnings if warns(w)],
+                "notes": [warning_text(w) for w in r.warnings if not warns(w)],
             }
             for r in misread
         ]
@@ -328,12 +329,15 @@ def format_report(summary: dict[str, Any]) -> str:
         f"{warned['right']:.3f} of those read right"
     )
     wrong = summary["wrong_photos"]
-    lines.append(f"photos read wrong: {len(wrong)} (key read (true); hard subsets; warnings)")
+    lines.append(
+        f"photos read wrong: {len(wrong)} (key read (true); hard subsets; warnings; notes)"
+    )
     for photo in wrong[:WRONG_PRINTED]:
         read = ", ".join(
             f"{k} {read} ({true})" for k, (read, true) in photo["read_and_true"].items()
         )
-        parts = [photo["photo"], read, ", ".join(photo["hard"]), "; ".join(photo["warnings"])]
+        told = [*photo["warnings"], *(f"note: {note}" for note in photo["notes"])]
+        parts = [photo["photo"], read, ", ".join(photo["hard"]), "; ".join(told)]
         lines.append("  ".join(part for part in parts if part))
     if len(wrong) > WRONG_PRINTED:
         lines.append(f"... and {len(wrong) - WRONG_PRINTED} more (all of them in --json)")
