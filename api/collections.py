@@ -259,7 +259,13 @@ def _payload(game: Game, view: CollectionView, correction: CorrectionCreate) -> 
                     f"{category} is {current}: it cannot go down by {-delta}", category=category
                 )
             _check_possible_count(game, category, current + delta)
-            return {"category": category, "delta": delta, "from": current, "to": current + delta}
+            payload = {"category": category, "delta": delta, "from": current, "to": current + delta}
+            detected = view.assessment.detected
+            if detected is not None and current + delta == detected[category]:
+                # Back at what the photo says (+ then −): the count follows the boxes again,
+                # not pinned "by hand" to the same number.
+                payload["back_to_photo"] = True
+            return payload
     raise AssertionError(f"no correction {correction!r}")  # the union admits no other
 
 

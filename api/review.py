@@ -239,7 +239,7 @@ def _apply(
         counts = (
             dict(payload["counts"])
             if event.kind == SET_COUNTS
-            else {str(payload["category"]): payload["to"]}
+            else {str(payload["category"]): None if payload.get("back_to_photo") else payload["to"]}
         )
         for key, value in counts.items():
             if value is None:

@@ -83,10 +83,11 @@ NO_CARDS: Final = Notice(
 
 def low_confidence(labels: Sequence[str], threshold: float) -> Notice:
     """The boxes (their labels) read at less than `threshold` confidence."""
-    what = "detection" if len(labels) == 1 else "detections"
+    one = len(labels) == 1
     return Notice(
         NoticeCode.LOW_CONFIDENCE,
-        f"{len(labels)} {what} below {threshold:.0%} confidence: {', '.join(map(said, labels))}",
+        f"{len(labels)} {'card' if one else 'cards'} read with under {threshold:.0%} certainty "
+        f"({', '.join(map(said, labels))}): check {'it' if one else 'them'}",
     )
 
 
@@ -185,5 +186,6 @@ def looked_closer(before: int, hand: int) -> Notice:
     at closer (vision.pipeline): what that look changed is the likeliest to be wrong."""
     return Notice(
         NoticeCode.LOOKED_CLOSER,
-        f"the photo was looked at closer, which found the hand's {hand} cards ({before} at first)",
+        f"the photo was looked at closer to find the hand's {hand} cards ({before} were found "
+        "at first)",
     )

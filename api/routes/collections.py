@@ -149,7 +149,9 @@ def add_correction(
       without a photo: the calculator way.
     - `adjust_count` a category by `delta` (+1, -1...) from its count as it stands; the
       result is kept as that category's count, like `set_counts`, and the event records
-      `delta`, `from` and `to`. Below 0 or over the deck is a 422.
+      `delta`, `from` and `to`; a step back to the photo's own count lets the category
+      follow the photo's boxes again (`back_to_photo` in the event). Below 0 or over the
+      deck is a 422.
 
     `version` is the collection's. A correction of a confirmed tally un-confirms it.
     """

@@ -477,7 +477,7 @@ function standingsPanel() {
           cells.push(h("td", { "data-col": `r${r + 1}` }, r < p.rounds.length ? p.rounds[r] : "–"));
         }
         const dessert = st.complete
-          ? `${p.dessert > 0 ? "+" : ""}${p.dessert} (${p.puddings})`
+          ? `${p.dessert > 0 ? "+" : p.dessert < 0 ? "−" : ""}${Math.abs(p.dessert)} (${p.puddings})`
           : `(${p.puddings})`;
         return h(
           "tr",

@@ -46,11 +46,13 @@ export function reviewScreen() {
   }
 
   const photoSide = h("div", { class: "photo-side" }, c.photo ? photoPanel(c, editable) : noPhoto(c, editable));
-  const tallySide = h("div", { class: "tally-side" }, warningsList(c), counters(c, editable));
+  const tallySide = h("div", { class: "tally-side" }, counters(c, editable));
   const bar = editable ? confirmBar(c) : null;
   return [
     head,
-    h("div", { class: "review-status" }, status, handCheck(c)),
+    // What to check sits under the hand check, on the first screen with the Confirm bar:
+    // below the photo a reviewer could confirm without having seen it.
+    h("div", { class: "review-status" }, status, handCheck(c), warningsList(c)),
     ...notes,
     h("div", { class: "review" }, photoSide, tallySide),
     earlierList(c, editable),

@@ -50,6 +50,28 @@ def test_steps_land_on_the_count_as_it_stands(table: Table, photo_draft: dict[st
     assert table.act(1, 1, "undo").json()["tally"]["egg"] == 2
 
 
+def test_a_step_back_to_the_photos_count_follows_the_photo_again(
+    table: Table, photo_draft: dict[str, Any]
+) -> None:
+    """+ then −: the count is the photo's again, not pinned there "by hand"; a relabel
+    after it moves the count as it would have before."""
+    _adjust(table, 1, "egg", 1)
+    back = _adjust(table, 1, "egg", -1).json()
+    assert back["tally"]["egg"] == 2 and back["counts"] == {}
+    events = table.client.get(f"{table.collection_url(1, 1)}/events").json()
+    assert events[-1]["payload"] == {
+        "category": "egg", "delta": -1, "from": 3, "to": 2, "back_to_photo": True
+    }  # fmt: skip
+    egg = next(d for d in back["detections"] if d["label"] == "egg")
+    relabelled = table.correct(
+        1, 1, action="relabel", detection=egg["id"], label="salmon", version=back["version"]
+    ).json()
+    assert relabelled["tally"]["egg"] == 1 and relabelled["tally"]["salmon"] == 1
+    # Undo brings the step's "by hand" count back.
+    table.act(1, 1, "undo")
+    assert table.act(1, 1, "undo").json()["counts"] == {"egg": 3}
+
+
 def test_the_calculator_way_without_a_photo(table: Table) -> None:
     for _ in range(3):
         response = _adjust(table, 2, "pudding", 1)

@@ -40,6 +40,9 @@ def test_the_notices_stay_beside_the_problems() -> None:
     assessment = assess(
         uploaded(photo), warnings=[said], notes=[note], players=3, seat=2, round=1, name="Ben"
     )
-    assert assessment.warnings == [said, "1 detection below 50% confidence: egg nigiri"]
+    assert assessment.warnings == [
+        said,
+        "1 card read with under 50% certainty (egg nigiri): check it",
+    ]
     assert assessment.notes == [note]
     assert [p.code for p in assessment.problems] == [ProblemCode.DECK_LIMIT]

@@ -50,7 +50,7 @@ def test_the_photos_read_wrong_are_listed_with_what_was_wrong_and_what_was_said(
             "hard": ["small_in_frame"],
             "warnings": [problems[0].message],
             "notes": [
-                "the photo was looked at closer, which found the hand's 5 cards (4 at first)"
+                "the photo was looked at closer to find the hand's 5 cards (4 were found at first)"
             ],
         }
     ]
@@ -61,7 +61,7 @@ def test_the_photos_read_wrong_are_listed_with_what_was_wrong_and_what_was_said(
     line = next(line for line in printed.splitlines() if line.startswith("000441"))
     assert "tempura 2 (3)" in line and "small_in_frame" in line and "probably missed" in line
     assert line.endswith(
-        "; note: the photo was looked at closer, which found the hand's 5 cards (4 at first)"
+        "; note: the photo was looked at closer to find the hand's 5 cards (4 were found at first)"
     )
     assert "000001" not in printed
 

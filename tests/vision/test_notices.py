@@ -34,7 +34,7 @@ def test_a_low_confidence_box_gives_a_low_confidence_notice() -> None:
     assert codes(reading.warnings) == [NoticeCode.LOW_CONFIDENCE]
     (notice,) = reading.notices
     assert notice == Notice(
-        NoticeCode.LOW_CONFIDENCE, "1 detection below 50% confidence: egg nigiri"
+        NoticeCode.LOW_CONFIDENCE, "1 card read with under 50% certainty (egg nigiri): check it"
     )
     assert reading.problems == []
 
@@ -99,7 +99,7 @@ def test_to_json_says_each_warning_in_words_in_order_and_the_notes_apart() -> No
     ]
     body = reading.to_json()
     assert body["warnings"] == [
-        "1 detection below 50% confidence: egg nigiri",
+        "1 card read with under 50% certainty (egg nigiri): check it",
         "this collection has 4 cards, the hand size for 5 players is 7: "
         "3 cards were probably missed",
     ]

@@ -488,7 +488,7 @@ def test_a_short_or_long_hand_is_looked_at_closer_and_kept_where_that_makes_it_r
     assert [w.code for w in reading.notices] == [NoticeCode.LOOKED_CLOSER]
     # A note: the hand it made right is checked by the card count all the same.
     assert reading.note_texts == [
-        f"the photo was looked at closer, which found the hand's 7 cards ({first} at first)"
+        f"the photo was looked at closer to find the hand's 7 cards ({first} were found at first)"
     ]
     assert reading.texts == []
     assert not reading.problems  # the hand is right now

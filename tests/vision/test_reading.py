@@ -825,9 +825,11 @@ def test_low_confidence_warning_and_threshold() -> None:
         )
     )
     assert nonzero(reading) == {"tempura": 1, "salmon": 1, "maki_2": 1}
-    assert reading.texts == ["2 detections below 50% confidence: salmon nigiri, two-icon maki"]
+    assert reading.texts == [
+        "2 cards read with under 50% certainty (salmon nigiri, two-icon maki): check them"
+    ]
     one = read_tally(boxes(("egg", [0, 0, 630, 880], 0.49)))
-    assert one.texts == ["1 detection below 50% confidence: egg nigiri"]
+    assert one.texts == ["1 card read with under 50% certainty (egg nigiri): check it"]
 
 
 def test_a_nigiri_read_with_doubt_between_nigiri_kinds_is_pointed_out() -> None:

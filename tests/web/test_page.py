@@ -222,8 +222,9 @@ def check_standings(page: Any, tallies: list[list[dict[str, int]]]) -> None:
         assert row["rounds"][: len(played)] == played, (row, player)
         assert row["total"] == str(player.total), (row, player)
         if expected.complete:
-            sign = "+" if player.dessert > 0 else ""
-            assert row["dessert"] == f"{sign}{player.dessert} ({player.puddings})"
+            # A typographic minus, as the hint under the table writes −6.
+            sign = "+" if player.dessert > 0 else "−" if player.dessert < 0 else ""
+            assert row["dessert"] == f"{sign}{abs(player.dessert)} ({player.puddings})"
         else:
             assert row["dessert"] == f"({player.puddings})"
     if expected.complete:

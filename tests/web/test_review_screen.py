@@ -392,6 +392,32 @@ def test_a_stack_reads_as_one_thing_in_human_words(server: Server, phone: Any) -
     assert page.locator("g.box.strip").count() == 0
 
 
+def test_what_to_check_is_on_the_first_screen_and_nothing_widens_the_review(
+    server: Server, phone: Any
+) -> None:
+    """A doubtful card's warning sits under the hand check, above the photo, where a
+    reviewer sees it before the Confirm bar; a bold long card name (Chopsticks) does not
+    push the review past the screen's margin."""
+    page = phone
+    labels = ["chopsticks", "tempura", "tempura", "sashimi", "pudding", "egg", "squid", "maki_2"]
+    boxes = boxes_for(labels, width=750, height=1000)
+    boxes[-1]["confidence"] = 0.4
+    open_review(server, page, boxes, (750, 1000))
+    page.evaluate("() => window.scrollTo(0, 0)")
+    warning = page.get_by_test_id("warnings").locator("li.warning").first
+    assert "under 50% certainty (two-icon maki): check it" in warning.inner_text()
+    bar = page.locator(".confirm-bar").bounding_box()
+    box = warning.bounding_box()
+    assert box["y"] + box["height"] <= bar["y"], (box, bar)
+    assert box["y"] < page.get_by_test_id("photo").bounding_box()["y"]
+    width = page.viewport_size["width"]
+    right = page.evaluate(
+        "() => Math.max(...[...document.querySelectorAll('.review *')].map("
+        "(e) => e.getBoundingClientRect().right))"
+    )
+    assert right <= width - 10, (right, width)
+
+
 def test_a_note_is_told_apart_from_the_warnings(server: Server, phone: Any) -> None:
     """A photo whose cards lay on their side is read turned: the page says so as a note
     (quiet, last), not as a warning that asks for a check."""
@@ -993,6 +1019,11 @@ def test_the_standings_offer_the_score_sheet(server: Server, phone: Any) -> None
     assert link.inner_text() == "Score sheet (CSV)"
     assert link.get_attribute("href") == f"/api/v1/games/{game['id']}/sheet.csv"
     assert link.bounding_box()["height"] >= 44
+    # Each recorded round's head opens that round: a finger's size too.
+    heads = page.locator(".standings-table th .link").evaluate_all(
+        "(ls) => ls.map((l) => [l.getBoundingClientRect().width, l.getBoundingClientRect().height])"
+    )
+    assert len(heads) == 3 and all(w >= 44 and h >= 44 for w, h in heads), heads
     with page.expect_download() as download:
         link.tap()
     text = Path(download.value.path()).read_bytes().decode("utf-8-sig")
