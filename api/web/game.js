@@ -282,7 +282,10 @@ function roundPanel(round) {
 
   const confirmed = round.collections.filter((c) => c.status === "confirmed").length;
   const all = round.collections.length;
-  if (round.problems.length && confirmed === all) panel.append(problemList(round.problems));
+  // Once Record was refused, its box says the problems: not a second list above it.
+  if (round.problems.length && confirmed === all && !app.recordProblems) {
+    panel.append(problemList(round.problems));
+  }
   if (app.recordProblems) {
     panel.append(
       h(

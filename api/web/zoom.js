@@ -77,6 +77,14 @@ export function makeZoomable(svg, { width, height, opening, changed, canPan }) {
     set({ x: p.x - (p.x - view.x) / factor, y: p.y - (p.y - view.y) / factor, w, h });
   };
   const zoomBy = (factor) => {
+    if (factor > 1 && !zoomed() && opening) {
+      // From the whole photo, + goes toward the cards, not the table at its middle.
+      const w = view.w / factor;
+      const h = view.h / factor;
+      const [x1, y1, x2, y2] = opening;
+      set({ x: (x1 + x2) / 2 - w / 2, y: (y1 + y2) / 2 - h / 2, w, h });
+      return;
+    }
     const r = svg.getBoundingClientRect();
     zoomAt(factor, r.left + r.width / 2, r.top + r.height / 2);
   };

@@ -192,8 +192,9 @@ def record(page: Any, number: int) -> None:
     idle(page)
     problems = page.get_by_test_id("record-problems")
     if problems.count():
-        # The page says what does not add up and lets the table record it anyway.
+        # The page says what does not add up, once, and lets the table record it anyway.
         assert problems.locator("li").count() >= 1
+        assert page.locator("ul.problems").count() == 1
         page.get_by_test_id("record-anyway").click()
         idle(page)
     page.get_by_test_id("round-scores").wait_for()

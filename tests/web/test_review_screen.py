@@ -144,6 +144,26 @@ def test_notifications_after_recording_cover_no_control_and_go(server: Server, p
 # --- a new photo over cards a person has checked ------------------------------------------
 
 
+def test_a_round_that_does_not_add_up_says_so_once(server: Server, phone: Any) -> None:
+    """Two hands of 10 tempura: the deck has 14. The round lists the problem; once Record
+    is refused, its box says it, and the list above goes."""
+    game = new_game(server, ["Ana", "Ben"])
+    confirm_counts(server, game, 1, {"tempura": 10})
+    confirm_counts(server, game, 2, {"tempura": 10})
+    page = phone
+    page.goto(edit_url(server, game))
+    page.get_by_test_id("record-round").wait_for()
+    idle(page)
+    assert page.locator("ul.problems").count() == 1
+    said = page.locator("ul.problems li").all_inner_texts()
+    assert said and any("tempura" in text.lower() for text in said), said
+    page.get_by_test_id("record-round").tap()
+    page.get_by_test_id("record-problems").wait_for()
+    idle(page)
+    assert page.locator("ul.problems").count() == 1
+    assert page.get_by_test_id("record-problems").locator("li").all_inner_texts() == said
+
+
 def test_the_replace_question_names_the_player(server: Server, phone: Any) -> None:
     """One phone goes round the table: the question before a new photo replaces checked
     cards names whose cards they are, not "your"."""
@@ -710,6 +730,20 @@ def test_an_upright_photos_zoom_buttons_are_on_the_first_screen(server: Server, 
     page.evaluate("() => window.scrollTo(0, 0)")
     for testid in ("zoom-out", "zoom-in", "zoom-cards", "zoom-whole"):
         assert page.evaluate(CENTRE_HITS, testid), testid
+
+
+def test_zooming_in_from_the_whole_photo_goes_toward_the_cards(server: Server, phone: Any) -> None:
+    page = phone
+    corner = [
+        {"label": "tempura", "confidence": 0.9, "box": [50, 50, 150, 198]},
+        {"label": "sashimi", "confidence": 0.9, "box": [155, 50, 255, 198]},
+    ]
+    open_review(server, page, corner, COLUMN_PHOTO)
+    page.get_by_test_id("zoom-whole").tap()
+    page.get_by_test_id("zoom-in").tap()
+    x, y, w, h = page.evaluate(VIEW)
+    assert w == pytest.approx(COLUMN_PHOTO[0] / 1.6, rel=0.01)
+    assert x <= 50 and y <= 50 and x + w >= 255 and y + h >= 198, (x, y, w, h)
 
 
 def test_the_photo_opens_on_the_cards_and_zooms(server: Server, phone: Any) -> None:
