@@ -169,6 +169,7 @@ def collection_public(view: CollectionView) -> CollectionPublic:
                 detected_label=box.detected_label,
                 counted=box.id in assessment.counted,
                 stack_with=assessment.stack_with.get(box.id),
+                check=box.id in assessment.to_check,
             )
             for box in state.boxes.values()
         ],

@@ -271,6 +271,7 @@ class Assessment:
     # the nigiri on it (the reading's stacks), or a box labelled as a stack and the wasabi
     # strip it absorbs.
     stack_with: Mapping[int, int] = field(default_factory=dict)
+    to_check: frozenset[int] = frozenset()  # ids of the boxes a warning points at
 
 
 def assess(
@@ -290,6 +291,7 @@ def assess(
     detected: dict[str, int] | None = None
     warned: list[str] = []
     counted: frozenset[int] = frozenset()
+    to_check: frozenset[int] = frozenset()
     stack_with: dict[int, int] = {}
     if state.photo_id is not None:
         reading = read_tally(state.detections())
@@ -301,6 +303,7 @@ def assess(
         ids = [box.id for box in state.boxes.values()]
         kept = [ids[i] for i in reading.source]
         counted = frozenset(kept)
+        to_check = frozenset(kept[i] for i in reading.to_check)
         pairs = [(kept[w], kept[n]) for w, n in reading.stacks]
         pairs += [(ids[w], kept[n]) for w, n in reading.strips]
         for wasabi, nigiri in pairs:
@@ -323,6 +326,7 @@ def assess(
         notes=list(notes) if state.photo_id is not None else [],
         counted=counted,
         stack_with=stack_with,
+        to_check=to_check,
     )
 
 

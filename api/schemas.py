@@ -430,6 +430,11 @@ class BoxPublic(BaseModel):
         "it: a wasabi and the nigiri on it point at each other, and so do a box labelled "
         "as a stack and the wasabi strip under it; null for a box in no stack",
     )
+    check: bool = Field(
+        default=False,
+        description="a warning points at this box: read with low confidence, its kind "
+        "doubted, or a stack's nigiri seen only by the strip above it",
+    )
 
 
 class PhotoPublic(BaseModel):

@@ -122,6 +122,9 @@ class Reading:
         wasabi strip taken as part of a stack box over it (not counted of its own).
     turn: degrees clockwise the photo was turned to read its cards upright
         (vision/pipeline.py); the boxes are in the photo so turned.
+    to_check: indices into `detections` of the boxes a warning points at (read with low
+        confidence, a kind doubted, a stack's nigiri seen only by the strip above it),
+        so that a review screen can mark them.
     """
 
     tally: Tally
@@ -133,6 +136,7 @@ class Reading:
     source: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     strips: list[tuple[int, int]] = field(default_factory=list)
     turn: int = 0
+    to_check: list[int] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """The body of POST /api/v1/detect (design.md), with `turned`: the degrees
@@ -200,13 +204,25 @@ def read_tally(
     ]
     tally = count_tally(final.labels, stacks)
     cards = tally.cards
+    low = _low_confidence(final, low_confidence)
+    doubted = [_doubted(final, doubt) for doubt in _DOUBTS]
+    strip_only = _strip_only(final, stacks)
     warnings: list[ReadingWarning] = [
         *([NO_CARDS] if not cards else []),
-        *_low_confidence_notice(final, low_confidence),
-        *(notice for doubt in _DOUBTS for notice in _doubt_notice(final, doubt)),
-        *_strip_only_notice(final, stacks),
+        *(
+            [notices.low_confidence([final.labels[i] for i in low], low_confidence)]
+            if len(low)
+            else []
+        ),
+        *(
+            notices.doubt(doubt.code, [(final.labels[i], float(final.doubts[i])) for i in boxes])
+            for doubt, boxes in zip(_DOUBTS, doubted, strict=True)
+            if boxes
+        ),
+        *([notices.strip_only([final.labels[n] for n in strip_only])] if strip_only else []),
         *check_collection(tally, players=players),
     ]
+    to_check = sorted({*low.tolist(), *(i for boxes in doubted for i in boxes), *strip_only})
     return Reading(
         tally=tally,
         detections=final,
@@ -216,6 +232,7 @@ def read_tally(
         lone_stacks=lone,
         source=kept_source[keep],
         strips=strips,
+        to_check=to_check,
     )
 
 
@@ -691,13 +708,9 @@ def _assign_greedy(candidates: Sequence[tuple[float, int, int]]) -> list[tuple[i
 # --- warnings ---------------------------------------------------------------------------
 
 
-def _low_confidence_notice(detections: Detections, threshold: float) -> list[Notice]:
-    low = [
-        label
-        for label, p in zip(detections.labels, detections.confidence, strict=True)
-        if p < threshold
-    ]
-    return [notices.low_confidence(low, threshold)] if low else []
+def _low_confidence(detections: Detections, threshold: float) -> np.ndarray:
+    """The boxes read at less than `threshold` confidence (indices)."""
+    return np.flatnonzero(detections.confidence < threshold)
 
 
 class _Doubt(NamedTuple):
@@ -714,22 +727,22 @@ _DOUBTS: Final = (
 )
 
 
-def _doubt_notice(detections: Detections, doubt: _Doubt) -> list[Notice]:
+def _doubted(detections: Detections, doubt: _Doubt) -> list[int]:
+    """The boxes of `doubt`'s family whose doubt reaches its threshold (indices)."""
     labels = detections.labels
-    doubted = [
-        (labels[i], float(detections.doubts[i]))
+    return [
+        int(i)
         for i in np.flatnonzero(detections.doubts >= doubt.threshold)
         if STACKS.get(labels[i], labels[i]) in doubt.family
     ]
-    return [notices.doubt(doubt.code, doubted)] if doubted else []
 
 
-def _strip_only_notice(detections: Detections, stacks: Sequence[tuple[int, int]]) -> list[Notice]:
-    """Stacks the geometry alone found: a strip above a nigiri that the stack check, asked
-    of that nigiri, did not call on a wasabi (a reviewer's boxes were never asked). A
-    plain nigiri under another yellow card's top reads so, and the card count holds."""
-    doubted = [detections.labels[n] for _, n in stacks if np.isfinite(detections.under[n])]
-    return [notices.strip_only(doubted)] if doubted else []
+def _strip_only(detections: Detections, stacks: Sequence[tuple[int, int]]) -> list[int]:
+    """The nigiri of stacks the geometry alone found (indices): a strip above a nigiri
+    that the stack check, asked of that nigiri, did not call on a wasabi (a reviewer's
+    boxes were never asked). A plain nigiri under another yellow card's top reads so,
+    and the card count holds."""
+    return [n for _, n in stacks if np.isfinite(detections.under[n])]
 
 
 # --- box arithmetic ---------------------------------------------------------------------

@@ -247,21 +247,23 @@ function photoSvg(c, editable) {
       const label = stack ? stack.label : box.label;
       const colour = BY_KEY[label]?.colour || "#fff";
       const name = boxName(label);
+      // A warning points at this box (or at its stack's nigiri): its tag asks, with "?".
+      const check = Boolean(box.check || (stack && (stack.top?.check || stack.strip?.check)));
       const what = strip
         ? `The wasabi under the ${boxName(label)}`
         : stack
-          ? `${boxName(label)} (one box, two cards)`
-          : `${boxName(box.label)}${box.counted === false ? " (not counted)" : ""}`;
+          ? `${boxName(label)} (one box, two cards)${check ? ", check it" : ""}`
+          : `${boxName(box.label)}${box.counted === false ? " (not counted)" : ""}${check ? ", check it" : ""}`;
       const thing = things.find((x) => x.box === box);
       const node = s(
         "g",
         {
-          class: `box ${box.source}${box.detected_label ? " relabeled" : ""}${box.counted === false && !stack ? " uncounted" : ""}${strip ? " strip" : ""}${app.chosen.has(box.id) ? " chosen" : ""}`,
+          class: `box ${box.source}${box.detected_label ? " relabeled" : ""}${box.counted === false && !stack ? " uncounted" : ""}${strip ? " strip" : ""}${check && !strip ? " check" : ""}${app.chosen.has(box.id) ? " chosen" : ""}`,
           "data-box-id": box.id,
           "data-label": box.label,
           "data-stack": stack ? stack.label : null,
           "data-xyxy": thing ? JSON.stringify(thing.xyxy) : null,
-          "data-names": strip ? null : JSON.stringify(tagNames(label)),
+          "data-names": strip ? null : JSON.stringify(tagNames(label).map((n) => (check ? `${n} ?` : n))),
           tabindex: editable ? 0 : null,
           role: editable ? "button" : null,
           "aria-label": `${what}${editable ? ": change or delete" : ""}`,
@@ -277,7 +279,7 @@ function photoSvg(c, editable) {
         }),
         strip
           ? null
-          : s("g", { class: "tag" }, s("rect", { fill: colour }), s("text", { class: "tag-text" }, name)),
+          : s("g", { class: "tag" }, s("rect", { fill: colour }), s("text", { class: "tag-text" }, check ? `${name} ?` : name)),
       );
       if (editable) {
         node.addEventListener("keydown", (event) => {

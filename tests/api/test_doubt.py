@@ -35,9 +35,12 @@ def test_a_doubted_nigiri_is_pointed_out_until_a_person_labels_it(
     # Stored with the photo, read back from the database; not in the contract's records.
     assert table.collection(1, 1)["warnings"] == [WARNING]
     assert all("doubt" not in box for box in draft["detections"])
+    # The box the warning points at, and only it, is marked for the review screen.
+    assert [box["check"] for box in draft["detections"]] == [False] * len(HAND) + [True]
     salmon = draft["detections"][-1]["id"]
     relabel = table.correct(1, 1, action="relabel", detection=salmon, label="squid")
     assert relabel.status_code == 200, relabel.text
+    assert not any(box["check"] for box in relabel.json()["detections"])
     assert relabel.json()["warnings"] == []
     assert relabel.json()["tally"]["squid"] == 1
 

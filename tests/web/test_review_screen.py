@@ -356,7 +356,8 @@ def test_a_stack_reads_as_one_thing_in_human_words(server: Server, phone: Any) -
 
     # On the photo: each stack's tag names the stack; its wasabi has no tag of its own.
     tags = page.locator("svg g.box text").evaluate_all("(ts) => ts.map((t) => t.textContent)")
-    assert sorted(tags) == ["Salmon on wasabi", "Squid on wasabi", "Tempura", "Tempura"]
+    # The squid stack, seen only by its strip, is what the reading's warning points at.
+    assert sorted(tags) == ["Salmon on wasabi", "Squid on wasabi ?", "Tempura", "Tempura"]
     assert page.locator("g.box.strip").count() == 2
     assert page.locator("g.box.uncounted").count() == 0
 
@@ -430,6 +431,13 @@ def test_what_to_check_is_on_the_first_screen_and_nothing_widens_the_review(
     box = warning.bounding_box()
     assert box["y"] + box["height"] <= bar["y"], (box, bar)
     assert box["y"] < page.get_by_test_id("photo").bounding_box()["y"]
+    # The box it points at asks on the photo too: its tag ends in "?", the others do not.
+    asking = page.locator("g.box.check")
+    assert asking.count() == 1 and asking.get_attribute("data-label") == "maki_2"
+    assert asking.locator("text").text_content().endswith(" ?")
+    assert "check it" in asking.get_attribute("aria-label")
+    others = page.locator("g.box:not(.check) text").all_text_contents()
+    assert others and not any(text.endswith("?") for text in others), others
     width = page.viewport_size["width"]
     right = page.evaluate(
         "() => Math.max(...[...document.querySelectorAll('.review *')].map("
