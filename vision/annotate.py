@@ -84,6 +84,7 @@ def tags(reading: Reading) -> list[Tag]:
     detections = reading.detections
     under = {wasabi: nigiri for wasabi, nigiri in reading.stacks}
     on = {nigiri: wasabi for wasabi, nigiri in reading.stacks}
+    checked = set(reading.to_check)
     result = []
     for index, (box, class_id, confidence) in enumerate(
         zip(detections.xyxy, detections.class_id, detections.confidence, strict=True)
@@ -96,7 +97,9 @@ def tags(reading: Reading) -> list[Tag]:
             wasabi = detections.xyxy[on[index]]
             box = np.concatenate([np.minimum(box[:2], wasabi[:2]), np.maximum(box[2:], wasabi[2:])])
         text = f"{TALLY_NAMES[label]} {float(confidence):.0%}"
-        result.append(Tag(text, box, LABEL_ID[label]))
+        # A box a warning points at asks, as the review page's tag does.
+        asks = index in checked or on.get(index) in checked
+        result.append(Tag(f"{text} ?" if asks else text, box, LABEL_ID[label]))
     return result
 
 

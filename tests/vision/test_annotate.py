@@ -224,3 +224,9 @@ def test_tags_with_no_room_to_move_stay_inside_the_photo() -> None:
     assert all(
         0 <= top < bottom <= 40 and 0 <= left < right <= 750 for left, top, right, bottom in places
     )
+
+
+def test_a_box_a_warning_points_at_asks_in_its_tag() -> None:
+    """The tempura read at 42 % is warned of: its tag ends in "?", as on the review page."""
+    reading = read_tally(STACK_AND_TEMPURA)
+    assert [tag.text for tag in tags(reading)] == ["Salmon on wasabi 80%", "Tempura 42% ?"]
