@@ -17,7 +17,7 @@ from api import memory
 from api.models import Photo
 from api.storage import PhotoStore
 from scoring import Tally
-from vision.annotate import annotate, encode_jpeg
+from vision.annotate import DRAWING, annotate, encode_jpeg
 from vision.detections import Detections
 from vision.photo import load_photo
 from vision.reading import read_tally
@@ -34,7 +34,7 @@ def annotated_jpeg(
     """The path of the JPEG of `photo` with `records` (boxes in original pixels) drawn,
     and `tally` (the reviewed one, counts set by hand included) in its panel; without
     `tally` the panel shows what the boxes read as."""
-    text = json.dumps([photo.sha256, list(records), players, tally], sort_keys=True)
+    text = json.dumps([DRAWING, photo.sha256, list(records), players, tally], sort_keys=True)
     key = hashlib.sha256(text.encode()).hexdigest()
     path = store.annotated_path(key)
     if path.exists():

@@ -403,7 +403,7 @@ def upload_photo(
             size_bytes=len(data),
             width=int(width),
             height=int(height),
-            detections=detections.to_records(doubt=True),
+            detections=detections.to_records(stored=True),
             warnings=[notice.text for notice in notices if notice.warns],
             notes=[notice.text for notice in notices if not notice.warns],
             model=model or {},

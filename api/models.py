@@ -130,7 +130,7 @@ class Photo(Base):
     # As the detector returned them, in original pixels: [{"label","confidence","box"}].
     detections: Mapped[list[Any]] = mapped_column(default=list)
     # What reading it told the reviewer, in words: warnings ask for a check, notes only
-    # tell (vision.notices.NOTE_CODES: the turn, the closer look).
+    # tell (vision.notices.NOTE_CODES).
     warnings: Mapped[list[Any]] = mapped_column(default=list)
     notes: Mapped[list[Any]] = mapped_column(default=list, server_default="[]")
     model: Mapped[dict[str, Any]] = mapped_column(default=dict)

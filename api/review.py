@@ -68,11 +68,16 @@ class Box:
     # For a nigiri's or maki's box as detected, the odds of another nigiri or roll count
     # (reading.NIGIRI_DOUBT, MAKI_DOUBT); gone once a person has labelled the box.
     doubt: float | None = None
+    # For a nigiri's box as detected, the stack check's odds of a wasabi under it (a stack
+    # seen only by its strip is warned of where the check did not call it); gone likewise.
+    under: float | None = None
 
     def record(self) -> dict[str, Any]:
         record = {"label": self.label, "confidence": self.confidence, "box": list(self.box)}
         if self.doubt is not None:
             record["doubt"] = self.doubt
+        if self.under is not None:
+            record["under"] = self.under
         return record
 
 
@@ -192,6 +197,7 @@ def _apply(
                 box=_box(record["box"]),
                 source="detector",
                 doubt=float(record["doubt"]) if "doubt" in record else None,
+                under=float(record["under"]) if "under" in record else None,
             )
         state.next_id = len(state.boxes) + 1
         state.counts = {}

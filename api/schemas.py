@@ -276,7 +276,7 @@ class DetectionPublic(BaseModel):
 
 NOTES = (
     "what reading the photo did, told so that the photo makes sense, not a call to check "
-    "(it was read turned; it was looked at closer to find the hand's cards)"
+    "(for one, that it was read turned)"
 )
 
 
@@ -432,8 +432,9 @@ class BoxPublic(BaseModel):
     )
     check: bool = Field(
         default=False,
-        description="a warning points at this box: read with low confidence, its kind "
-        "doubted, or a stack's nigiri seen only by the strip above it",
+        description="a warning read from the boxes points at this box: read with low "
+        "confidence, its kind doubted, or a stack's nigiri seen only by the strip above it "
+        "(the hand size's own warnings name their nigiri in words)",
     )
 
 

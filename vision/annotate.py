@@ -45,6 +45,9 @@ def _bgr(hex_colour: str) -> tuple[int, int, int]:
 
 
 COLOURS: Final[tuple[tuple[int, int, int], ...]] = tuple(_bgr(PALETTE[label]) for label in LABELS)
+# What the drawing looks like, as a number: a cache of drawn photos keys on it, so that a
+# change here (colours, tags) draws them again. Raise it with any change to the drawing.
+DRAWING: Final[int] = 2
 STACK_LINK: Final[tuple[int, int, int]] = (255, 0, 255)
 PANEL_TEXT: Final[tuple[int, int, int]] = (255, 255, 255)
 WARNING_TEXT: Final[tuple[int, int, int]] = (80, 200, 255)

@@ -79,7 +79,8 @@ class Detections:
     @classmethod
     def from_records(cls, records: Iterable[dict[str, Any]]) -> Detections:
         """From the JSON shape [{"label", "confidence", "box": [x1, y1, x2, y2]}, ...],
-        with a nigiri's or maki's "doubt" where `to_records(doubt=True)` kept them."""
+        with a nigiri's or maki's "doubt" and a nigiri's "under" where
+        `to_records(stored=True)` kept them."""
         rows = list(records)
         if not rows:
             return cls.empty()
@@ -88,6 +89,7 @@ class Detections:
             confidence=np.array([r.get("confidence", 1.0) for r in rows], dtype=np.float32),
             class_id=np.array([label_id(r["label"]) for r in rows], dtype=np.int64),
             doubt=np.array([r.get("doubt", np.nan) for r in rows], dtype=np.float32),
+            wasabi_under=np.array([r.get("under", np.nan) for r in rows], dtype=np.float32),
         )
 
     def __len__(self) -> int:
@@ -118,10 +120,11 @@ class Detections:
     def labels(self) -> list[str]:
         return [LABELS[i] for i in self.class_id]
 
-    def to_records(self, *, doubt: bool = False) -> list[dict[str, Any]]:
+    def to_records(self, *, stored: bool = False) -> list[dict[str, Any]]:
         """The JSON shape of design.md: label, confidence (3 decimals), box (1 decimal).
-        With `doubt`, a nigiri's or maki's box also keeps its "doubt" (the form a game stores, so
-        that its review still sees it; not the contract's)."""
+        `stored`: the form a game stores, so that its review still sees what the reading
+        warned of (not the contract's): a nigiri's or maki's box also keeps its "doubt",
+        a nigiri's the stack check's odds of a wasabi "under" it."""
         records: list[dict[str, Any]] = [
             {
                 "label": LABELS[int(c)],
@@ -130,10 +133,12 @@ class Detections:
             }
             for box, p, c in zip(self.xyxy, self.confidence, self.class_id, strict=True)
         ]
-        if doubt:
-            for record, p in zip(records, self.doubts, strict=True):
-                if not np.isnan(p):
-                    record["doubt"] = round(float(p), 3)
+        if stored:
+            for record, doubt, under in zip(records, self.doubts, self.under, strict=True):
+                if not np.isnan(doubt):
+                    record["doubt"] = round(float(doubt), 3)
+                if not np.isnan(under):
+                    record["under"] = round(float(under), 3)
         return records
 
     def scaled(self, factor: float) -> Detections:

@@ -282,17 +282,19 @@ function roundPanel(round) {
 
   const confirmed = round.collections.filter((c) => c.status === "confirmed").length;
   const all = round.collections.length;
-  // Once Record was refused, its box says the problems: not a second list above it.
-  if (round.problems.length && confirmed === all && !app.recordProblems) {
+  // Once Record was refused, its box says the problems (the round's as they stand now, a
+  // poll may have brought changes): not a second list above it.
+  const refused = app.recordProblems && round.problems.length ? round.problems : null;
+  if (round.problems.length && confirmed === all && !refused) {
     panel.append(problemList(round.problems));
   }
-  if (app.recordProblems) {
+  if (refused) {
     panel.append(
       h(
         "div",
         { class: "banner error", role: "alert", "data-testid": "record-problems" },
         h("p", {}, "This round does not add up:"),
-        problemList(app.recordProblems.problems),
+        problemList(refused),
         h(
           "p",
           {},

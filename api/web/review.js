@@ -39,10 +39,10 @@ export function reviewScreen() {
     { class: `chip ${c.status === "confirmed" ? "ok" : c.status === "draft" ? "warn" : "muted"}`, "data-testid": "review-status" },
     c.status === "confirmed" ? "Confirmed" : c.status === "draft" ? "Not confirmed yet" : "Nothing entered yet",
   );
-  const notes = [];
-  if (!canEdit()) notes.push(h("p", { class: "banner" }, "View only: open the edit link to change these cards."));
+  const banners = [];
+  if (!canEdit()) banners.push(h("p", { class: "banner" }, "View only: open the edit link to change these cards."));
   else if (c.round_status === "recorded") {
-    notes.push(h("p", { class: "banner" }, `Round ${c.round} is recorded. To change it, go back and tap “Fix this round”.`));
+    banners.push(h("p", { class: "banner" }, `Round ${c.round} is recorded. To change it, go back and tap “Fix this round”.`));
   }
 
   const photoSide = h("div", { class: "photo-side" }, c.photo ? photoPanel(c, editable) : noPhoto(c, editable));
@@ -53,7 +53,7 @@ export function reviewScreen() {
     // What to check sits under the hand check, on the first screen with the Confirm bar:
     // below the photo a reviewer could confirm without having seen it.
     h("div", { class: "review-status" }, status, handCheck(c), warningsList(c)),
-    ...notes,
+    ...banners,
     h("div", { class: "review" }, photoSide, tallySide),
     earlierList(c, editable),
     bar,

@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from api import annotated
 from api.deps import get_detector
 from api.settings import Settings
 from tests.api.conftest import FakeDetector, Table, boxes_for, make_photo
@@ -184,6 +185,20 @@ def test_annotated_images_are_jpegs(table: Table, uploaded: dict[str, Any]) -> N
     changed = table.client.get(uploaded["annotated_url"])
     assert changed.status_code == 200
     assert table.client.get(f"{table.collection_url(1, 2)}/annotated.jpg").status_code == 404
+
+
+def test_a_new_drawing_draws_cached_photos_again(
+    table: Table, uploaded: dict[str, Any], settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cache of drawn photos keys on the drawing's version: after a change to the
+    drawing (colours, tags), a photo drawn before is drawn anew, not served as it was."""
+    drawn = settings.data_dir / "annotated"
+    first = table.client.get(uploaded["annotated_url"])
+    assert table.client.get(uploaded["annotated_url"]).content == first.content
+    files = set(drawn.rglob("*.jpg"))
+    monkeypatch.setattr(annotated, "DRAWING", annotated.DRAWING + 1)
+    assert table.client.get(uploaded["annotated_url"]).status_code == 200
+    assert len(set(drawn.rglob("*.jpg")) - files) == 1
 
 
 @pytest.mark.parametrize(

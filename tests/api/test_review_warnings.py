@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.review import UPLOAD, Event, assess, replay
+from api.review import RELABEL, UPLOAD, Event, assess, replay
 from scoring import ProblemCode
 
 SQUID = ["squid"] * 6 + ["tempura"] * 3
@@ -46,3 +46,41 @@ def test_the_notices_stay_beside_the_problems() -> None:
     ]
     assert assessment.notes == [note]
     assert [p.code for p in assessment.problems] == [ProblemCode.DECK_LIMIT]
+
+
+def test_the_boxes_warned_of_are_marked_by_their_own_ids() -> None:
+    """A box under the reading's floor (uncounted) comes before the one read at 40 %: the
+    mark lands on the 40 % box's id, not on the box at its place in the counted ones."""
+    photo = records(["tempura", "egg", "sashimi", "pudding"])
+    photo[0]["confidence"] = 0.1  # under the floor: not counted, never warned of
+    photo[2]["confidence"] = 0.4
+    assessment = assess(uploaded(photo), players=3)
+    assert assessment.counted == frozenset({2, 3, 4})
+    assert assessment.to_check == frozenset({3})
+
+
+def test_a_stack_seen_only_by_its_strip_is_warned_of_in_a_games_review() -> None:
+    """The stack check's odds are stored with the photo's boxes: a wasabi strip above a
+    salmon the check did not call on a wasabi is pointed out, and the salmon marked, until
+    a person labels the salmon."""
+    photo = [
+        {"label": "wasabi", "confidence": 0.9, "box": [100, 100, 260, 150]},
+        {"label": "salmon", "confidence": 0.9, "box": [100, 150, 260, 387], "under": 0.2},
+        {"label": "tempura", "confidence": 0.9, "box": [400, 150, 560, 387]},
+    ]
+    assessment = assess(uploaded(photo), players=3)
+    assert assessment.tally.salmon_on_wasabi == 1
+    assert [w for w in assessment.warnings if "seen only by the strip" in w] == [
+        "1 stack seen only by the strip above its nigiri (salmon nigiri): check that it is a "
+        "wasabi's top (its green icon), not another yellow card's"
+    ]
+    assert assessment.to_check == frozenset({2})
+    relabelled = replay(
+        [
+            Event(1, UPLOAD, {"photo": 1}),
+            Event(2, RELABEL, {"detection": 2, "label": "salmon", "previous": "salmon"}),
+        ],
+        {1: photo},
+    )
+    after = assess(relabelled, players=3)
+    assert after.warnings == [] and after.to_check == frozenset()

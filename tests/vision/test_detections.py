@@ -42,9 +42,15 @@ def test_a_nigiris_doubt_goes_wherever_the_boxes_go_and_into_a_games_records() -
     merged = Detections.merge([found, three()])
     np.testing.assert_allclose(merged.doubts[[0, 2]], [0.2, 0.05])
     assert np.isnan(merged.doubts[[1, 3, 4, 5]]).all()
-    stored = found.to_records(doubt=True)
+    stored = found.to_records(stored=True)
     assert [r.get("doubt") for r in stored] == [0.2, None, 0.05]
     np.testing.assert_allclose(Detections.from_records(stored).doubts, found.doubts)
+    # The stack check's odds too: a strip-only stack is warned of in a game's review.
+    checked = dataclasses.replace(found, wasabi_under=[np.nan, 0.3, np.nan])
+    kept = checked.to_records(stored=True)
+    assert [r.get("under") for r in kept] == [None, 0.3, None]
+    np.testing.assert_allclose(Detections.from_records(kept).under, checked.under)
+    assert all("under" not in r for r in checked.to_records())
     assert all("doubt" not in r for r in found.to_records())  # the contract's shape
 
 

@@ -356,7 +356,7 @@ def test_a_stack_reads_as_one_thing_in_human_words(server: Server, phone: Any) -
 
     # On the photo: each stack's tag names the stack; its wasabi has no tag of its own.
     tags = page.locator("svg g.box text").evaluate_all("(ts) => ts.map((t) => t.textContent)")
-    # The squid stack, seen only by its strip, is what the reading's warning points at.
+    # The squid stack, read at 40 %, is what the reading's warning points at.
     assert sorted(tags) == ["Salmon on wasabi", "Squid on wasabi ?", "Tempura", "Tempura"]
     assert page.locator("g.box.strip").count() == 2
     assert page.locator("g.box.uncounted").count() == 0
