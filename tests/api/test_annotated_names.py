@@ -45,7 +45,7 @@ def test_a_stack_is_one_tag_with_its_name() -> None:
         "Salmon on wasabi 88%",
         "Maki, 2 rolls 93%",
         "Egg nigiri 91%",
-        "Tempura 42%",
+        "Tempura 42% ?",  # read at under 50 %: warned of, and asked on its tag
     ]
     stack = tags(reading)[0]
     assert list(stack.box) == [300, 200, 489, 530]  # on top of the wasabi and its nigiri
