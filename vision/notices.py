@@ -146,8 +146,8 @@ def read_on_wasabi(nigiri: str, odds: float) -> Notice:
     on a wasabi at `odds`, was read as on a wasabi."""
     return Notice(
         NoticeCode.READ_ON_WASABI,
-        f"one {said(nigiri)} read as on a wasabi: the stack check called it on one "
-        f"({_odds(odds)}) and the hand had one card too few",
+        f"one {said(nigiri)} read as lying on a wasabi, to make up the hand's count (a "
+        f"wasabi under it {_odds(odds)} likely): check that one is there",
     )
 
 

@@ -440,8 +440,12 @@ function openBoxSheet(box, stack = null) {
   const counted = stack
     ? " One box on the photo, two cards: a nigiri on a wasabi."
     : box.counted === false
-      ? " It is not counted: too unsure, or a second box on the same card."
-      : "";
+      ? " It is not counted: too unsure, or a second box on the same card. Tap its card to count it."
+      : box.check
+        ? " Tap its card if it is right."
+        : "";
+  // Its own card, chosen for a box not counted or asked about, says the reading is right.
+  const vouches = !stack && (box.counted === false || box.check);
   const strip = stack?.strip;
   const room = markChosen([box, strip].filter(Boolean));
   openSheet(
@@ -449,7 +453,7 @@ function openBoxSheet(box, stack = null) {
     h("p", { class: "hint" }, said, counted, " Tap what it really is:"),
     labelGrid(label, (chosen) => {
       closeSheet();
-      if (chosen === label) return;
+      if (chosen === label && !vouches) return;
       // A stack read as its own nigiri is that nigiri with no wasabi under it.
       const plain = stack && chosen === nigiriOf(stack);
       correct(plain ? unstacking(stack) : { action: "relabel", detection: box.id, label: chosen });

@@ -19,8 +19,8 @@ ONE_TOO_MANY = [
 # Eight cards, the egg one the check called on a wasabi (0.97): one too few for 9.
 ONE_TOO_FEW = [*ONE_TOO_MANY[:-2], "egg"]
 ON_WASABI = (
-    "one egg nigiri read as on a wasabi: the stack check called it on one (0.97) and the "
-    "hand had one card too few"
+    "one egg nigiri read as lying on a wasabi, to make up the hand's count (a wasabi under "
+    "it 0.97 likely): check that one is there"
 )
 UNSURE = (
     "1 nigiri read as plain though the stack check saw a wasabi under it (squid nigiri, "

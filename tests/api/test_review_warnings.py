@@ -35,7 +35,10 @@ def test_six_squid_are_said_once_as_the_players_deck_problem() -> None:
 def test_the_notices_stay_beside_the_problems() -> None:
     photo = [*records(SQUID[:-1]), *records(["egg"], 0.4)]
     photo[-1]["box"] = [700 * 9, 0, 700 * 9 + 630, 880]
-    said = "one salmon nigiri read as on a wasabi: the stack check called it on one (0.97)"
+    said = (
+        "one salmon nigiri read as lying on a wasabi, to make up the hand's count (a wasabi "
+        "under it 0.97 likely): check that one is there"
+    )
     note = "the photo was read turned 90° clockwise: its cards lay on their side"
     assessment = assess(
         uploaded(photo), warnings=[said], notes=[note], players=3, seat=2, round=1, name="Ben"

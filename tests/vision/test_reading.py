@@ -713,8 +713,8 @@ def test_of_two_stacks_on_the_checks_word_the_one_it_leaned_most_to_makes_the_ha
         "tempura": 2, "sashimi": 1, "dumpling": 1, "salmon": 1, "squid_on_wasabi": 1,
     }  # fmt: skip
     assert reading.texts == [
-        "one squid nigiri read as on a wasabi: the stack check called it on one (0.99) and the "
-        "hand had one card too few"
+        "one squid nigiri read as lying on a wasabi, to make up the hand's count (a wasabi "
+        "under it 0.99 likely): check that one is there"
     ]
 
 
@@ -755,8 +755,8 @@ def test_one_card_too_few_settles_the_nigiri_the_stack_check_leaned_towards_a_wa
                                 "salmon": 1}  # fmt: skip
     assert reading.cards == 7
     assert reading.texts == [
-        "one egg nigiri read as on a wasabi: the stack check called it on one (0.97) and the "
-        "hand had one card too few"
+        "one egg nigiri read as lying on a wasabi, to make up the hand's count (a wasabi "
+        "under it 0.97 likely): check that one is there"
     ]
     settled = settle_hand_size(detections, 5)
     assert settled.notices == reading.warnings

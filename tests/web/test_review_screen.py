@@ -446,6 +446,27 @@ def test_what_to_check_is_on_the_first_screen_and_nothing_widens_the_review(
     assert right <= width - 10, (right, width)
 
 
+def test_choosing_a_boxs_own_card_counts_it_or_says_it_is_right(server: Server, phone: Any) -> None:
+    """A box not counted (too unsure) is counted, and a box asked about ("?") is taken as
+    read, by choosing the card it already names: before, that choice did nothing."""
+    page = phone
+    labels = ["tempura", "tempura", "sashimi", "pudding", "egg", "squid", "dumpling"]
+    boxes = boxes_for(labels, width=750, height=1000)
+    boxes[-1]["confidence"] = 0.1  # under the reading's floor: not counted
+    boxes[-2]["confidence"] = 0.4  # counted, and asked about
+    open_review(server, page, boxes, (750, 1000))
+    assert page.get_by_test_id("count-dumpling").inner_text() == "0"
+    assert page.locator("g.box.check").get_attribute("data-label") == "squid"
+    for label in ("dumpling", "squid"):
+        page.locator(f'g.box[data-label="{label}"]').focus()
+        page.keyboard.press("Enter")
+        page.locator(f'.label-grid [data-label="{label}"]').click()
+        idle(page)
+    assert page.get_by_test_id("count-dumpling").inner_text() == "1"
+    assert page.locator("g.box.check").count() == 0
+    assert page.get_by_test_id("warnings").count() == 0
+
+
 def test_a_note_is_told_apart_from_the_warnings(server: Server, phone: Any) -> None:
     """A photo whose cards lay on their side is read turned: the page says so as a note
     (quiet, last), not as a warning that asks for a check."""
