@@ -132,7 +132,7 @@ def _assess(
 ) -> review.Assessment:
     return review.assess(
         state,
-        warnings=[] if photo is None else [str(text) for text in photo.warnings],
+        warnings=[] if photo is None else list(photo.warnings),
         notes=[] if photo is None else [str(text) for text in photo.notes],
         players=len(game.players),
         seat=collection.player.seat,
@@ -404,7 +404,7 @@ def upload_photo(
             width=int(width),
             height=int(height),
             detections=detections.to_records(stored=True),
-            warnings=[notice.text for notice in notices if notice.warns],
+            warnings=[review.stored_warning(notice) for notice in notices if notice.warns],
             notes=[notice.text for notice in notices if not notice.warns],
             model=model or {},
             author=author,

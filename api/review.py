@@ -23,6 +23,7 @@ from typing import Any, Final, Literal
 from scoring import Tally, check_collection
 from scoring.validation import Problem
 from vision.detections import Detections
+from vision.notices import Notice
 from vision.reading import read_tally
 
 UPLOAD: Final = "upload"
@@ -263,6 +264,28 @@ def _box(values: Sequence[Any]) -> tuple[float, float, float, float]:
     return (x1, y1, x2, y2)
 
 
+# A warning as a photo keeps it: its words, or its words and the boxes it names (their
+# indices in the photo's stored detections, which are its boxes' ids less one).
+StoredWarning = str | Mapping[str, Any]
+
+
+def stored_warning(notice: Notice) -> StoredWarning:
+    """How a photo keeps `notice`: with the boxes it names, where it names some."""
+    return {"text": notice.text, "boxes": list(notice.boxes)} if notice.boxes else notice.text
+
+
+def _standing(warning: StoredWarning, state: ReviewState) -> tuple[str, list[int]] | None:
+    """A stored warning's words and the ids of the boxes it names; None once a person has
+    changed one of those boxes (relabelled or deleted it): what it warned of was seen to."""
+    if isinstance(warning, str):
+        return warning, []
+    ids = [int(index) + 1 for index in warning["boxes"]]
+    boxes = [state.boxes.get(ident) for ident in ids]
+    if any(box is None or box.detected_label is not None for box in boxes):
+        return None
+    return str(warning["text"]), ids
+
+
 @dataclass(frozen=True)
 class Assessment:
     """The tally a review state stands for, and what looks wrong with it."""
@@ -283,7 +306,7 @@ class Assessment:
 def assess(
     state: ReviewState,
     *,
-    warnings: Sequence[str] = (),
+    warnings: Sequence[StoredWarning] = (),
     notes: Sequence[str] = (),
     players: int,
     seat: int | None = None,
@@ -304,12 +327,14 @@ def assess(
         detected = reading.tally.to_dict()
         # Vision's notices only: the collection's own problems (reading.problems) come
         # once, as `problems` below, checked with the player's name.
-        warned = [*warnings, *(n.text for n in reading.notices if n.warns)]
+        standing = [s for s in (_standing(w, state) for w in warnings) if s is not None]
+        warned = [*(text for text, _ in standing), *(n.text for n in reading.notices if n.warns)]
         # state.detections() lists the boxes in order: the reading's indices map to ids.
         ids = [box.id for box in state.boxes.values()]
         kept = [ids[i] for i in reading.source]
         counted = frozenset(kept)
-        to_check = frozenset(kept[i] for i in reading.to_check)
+        named = {ident for _, ids in standing for ident in ids}
+        to_check = frozenset(kept[i] for i in reading.to_check) | named
         pairs = [(kept[w], kept[n]) for w, n in reading.stacks]
         pairs += [(ids[w], kept[n]) for w, n in reading.strips]
         for wasabi, nigiri in pairs:

@@ -432,9 +432,10 @@ class BoxPublic(BaseModel):
     )
     check: bool = Field(
         default=False,
-        description="a warning read from the boxes points at this box: read with low "
-        "confidence, its kind doubted, or a stack's nigiri seen only by the strip above it "
-        "(the hand size's own warnings name their nigiri in words)",
+        description="a warning points at this box: read with low confidence, its kind "
+        "doubted, a stack's nigiri seen only by the strip above it, or a box the hand size "
+        "settled (read back on a wasabi, left plain, taken though the finder doubted it); "
+        "it goes once a person has relabelled the box",
     )
 
 

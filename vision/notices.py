@@ -10,7 +10,8 @@ notices (`ReadingWarning`); every problem warns.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
@@ -38,13 +39,21 @@ class NoticeCode(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Notice:
-    """One fact about a photo's reading that a reviewer is shown, in `text`."""
+    """One fact about a photo's reading that a reviewer is shown, in `text`; `boxes`: the
+    indices, in the detections it was read from, of the boxes it names, where its words
+    alone do not say which (a game keeps them, to mark those boxes and to let the notice
+    go once a person has changed them)."""
 
     code: NoticeCode
     text: str
+    boxes: tuple[int, ...] = ()
 
     def __str__(self) -> str:
         return self.text
+
+    def about(self, boxes: Iterable[int]) -> Notice:
+        """This notice, naming `boxes` (indices)."""
+        return dataclasses.replace(self, boxes=tuple(int(box) for box in boxes))
 
     @property
     def warns(self) -> bool:

@@ -259,7 +259,9 @@ def _doubtful_cards(
             break
     if cards != hand:
         return settled
-    return noted(trial, [notices.doubtful_cards(found[taken].labels)])
+    # The boxes taken come last in the trial's detections, after those already known.
+    added = range(len(known), len(known) + len(taken))
+    return noted(trial, [notices.doubtful_cards(found[taken].labels).about(added)])
 
 
 def _cut_below(strip: np.ndarray, known: Detections) -> Detections:

@@ -269,8 +269,9 @@ def settle_hand_size(
     hand = HAND_SIZE.get(players) if players is not None else None
     detections, plain = _lone_stacks_as_plain(detections)
     reading = read_tally(detections, players=players)
-    unsure = _still_plain(reading, plain, detections)
-    unsettled = [notices.unsure_stacks(unsure)] if unsure else []
+    unsure = _still_plain(reading, plain)
+    odds = [(detections.labels[i], float(detections.under[i])) for i in unsure]
+    unsettled = [notices.unsure_stacks(odds).about(unsure)] if unsure else []
     if hand is not None and reading.cards == hand:
         return Settled(detections, reading, [])  # the hand vouches for the plain nigiri
     if read_back and hand is not None and reading.cards == hand - 1:
@@ -283,7 +284,8 @@ def settle_hand_size(
             stacked = detections.relabelled(class_id)
             stacked_reading = read_tally(stacked, players=players)
             if stacked_reading.cards == hand:
-                note = notices.read_on_wasabi(nigiri, float(detections.under[index]))
+                odds = float(detections.under[index])
+                note = notices.read_on_wasabi(nigiri, odds).about([index])
                 return noted(Settled(stacked, stacked_reading, []), [note])
     return noted(Settled(detections, reading, []), unsettled)
 
@@ -307,13 +309,11 @@ def _lone_stacks_as_plain(detections: Detections) -> tuple[Detections, list[int]
     return detections.relabelled(class_id), lone
 
 
-def _still_plain(
-    reading: Reading, plain: list[int], detections: Detections
-) -> list[tuple[str, float]]:
-    """Of the nigiri read plain (indices into `detections`), those the reading kept plain
-    and in no stack (label, the stack check's odds): a wasabi box beside one may pair it."""
+def _still_plain(reading: Reading, plain: list[int]) -> list[int]:
+    """Of the nigiri read plain (indices into the detections read), those the reading
+    kept plain and in no stack: a wasabi box beside one may pair it."""
     paired = {int(reading.source[nigiri]) for _, nigiri in reading.stacks}
-    return [(detections.labels[i], float(detections.under[i])) for i in plain if i not in paired]
+    return [i for i in plain if i not in paired]
 
 
 def checked_stacks(detections: Detections) -> list[int]:

@@ -432,20 +432,21 @@ function labelGrid(current, choose) {
 // thing, its relabel acting on the nigiri's box; its wasabi strip can go on its own.
 function openBoxSheet(box, stack = null) {
   const label = stack ? stack.label : box.label;
+  const asked = Boolean(box.check || stack?.top?.check || stack?.strip?.check);
+  // Its own card, chosen for a box not counted or asked about, says the reading is right.
+  const vouches = (!stack && box.counted === false) || asked;
   const said = box.detected_label
     ? `The detector said ${boxName(box.detected_label)}.`
     : box.source === "reviewer"
       ? "Added by hand."
       : `Found by the detector (${Math.round(box.confidence * 100)} % sure).`;
   const counted = stack
-    ? " One box on the photo, two cards: a nigiri on a wasabi."
+    ? ` One box on the photo, two cards: a nigiri on a wasabi.${asked ? " Tap it if it is right." : ""}`
     : box.counted === false
       ? " It is not counted: too unsure, or a second box on the same card. Tap its card to count it."
-      : box.check
+      : asked
         ? " Tap its card if it is right."
         : "";
-  // Its own card, chosen for a box not counted or asked about, says the reading is right.
-  const vouches = !stack && (box.counted === false || box.check);
   const strip = stack?.strip;
   const room = markChosen([box, strip].filter(Boolean));
   openSheet(

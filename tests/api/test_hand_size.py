@@ -59,8 +59,16 @@ def test_an_upload_one_card_short_reads_the_leaning_nigiri_on_a_wasabi_and_keeps
     assert draft["tally"]["egg_on_wasabi"] == 1 and draft["cards"] == 9
     assert ON_WASABI in draft["warnings"]
     assert draft["detections"][-1]["label"] == "egg_on_wasabi"
-    # The note stays with the photo's review, read back from the database.
-    assert ON_WASABI in table.collection(1, 1)["warnings"]
+    # The note stays with the photo's review, read back from the database, and marks the
+    # box it means; once a person has changed that box, it has been seen to and goes.
+    stored = table.collection(1, 1)
+    assert ON_WASABI in stored["warnings"]
+    egg = stored["detections"][-1]
+    assert egg["check"] and [box["check"] for box in stored["detections"]].count(True) == 1
+    plain = table.correct(1, 1, action="relabel", detection=egg["id"], label="egg").json()
+    assert ON_WASABI not in plain["warnings"] and not plain["detections"][-1]["check"]
+    undone = table.act(1, 1, "undo").json()
+    assert ON_WASABI in undone["warnings"] and undone["detections"][-1]["check"]
 
 
 def test_a_reviewers_stack_stands_against_the_hand_size(

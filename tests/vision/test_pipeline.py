@@ -32,7 +32,7 @@ from vision.pipeline import (
     read_photo,
     read_settled,
 )
-from vision.reading import Reading
+from vision.reading import MIN_CONFIDENCE, Reading
 
 WIDTH, HEIGHT = 120, 80
 
@@ -586,6 +586,11 @@ def test_a_hand_still_short_takes_the_boxes_the_finder_doubted_where_they_make_i
     assert "1 card boxed only because the hand was short (tempura)" in reading.texts[-1]
     # The box on the first card found is not a card more, however likely the finder said.
     assert (reading.detections.xyxy[:, 1] == 25.0).sum() == 0
+    # The notice names the box it took, for a game to mark it: the one read at the floor.
+    settled = read_settled(table(), Doubting(first=6, doubtful=1), players=5)
+    (taken,) = settled.notices[-1].boxes
+    assert settled.detections.confidence[taken] == pytest.approx(MIN_CONFIDENCE)
+    assert (settled.detections.confidence == settled.detections.confidence[taken]).sum() == 1
 
 
 class MergedStrip:

@@ -761,6 +761,8 @@ def test_one_card_too_few_settles_the_nigiri_the_stack_check_leaned_towards_a_wa
     settled = settle_hand_size(detections, 5)
     assert settled.notices == reading.warnings
     assert settled.detections.labels[-2] == "egg_on_wasabi"
+    # The notice names the box it read back, for a game to mark it.
+    assert settled.notices[0].boxes == (len(detections) - 2,)
 
 
 def test_one_card_too_few_stays_where_the_check_did_not_lean_towards_a_wasabi() -> None:

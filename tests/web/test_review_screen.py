@@ -450,7 +450,10 @@ def test_choosing_a_boxs_own_card_counts_it_or_says_it_is_right(server: Server, 
     """A box not counted (too unsure) is counted, and a box asked about ("?") is taken as
     read, by choosing the card it already names: before, that choice did nothing."""
     page = phone
-    labels = ["tempura", "tempura", "sashimi", "pudding", "egg", "squid", "dumpling"]
+    # Ten cards counted, the hand of two players: no search for a missed card takes the
+    # dumpling read at 10 % before the player does.
+    labels = ["tempura", "tempura", "sashimi", "sashimi", "sashimi", "pudding", "pudding"]
+    labels += ["egg", "maki_2", "squid", "dumpling"]
     boxes = boxes_for(labels, width=750, height=1000)
     boxes[-1]["confidence"] = 0.1  # under the reading's floor: not counted
     boxes[-2]["confidence"] = 0.4  # counted, and asked about
@@ -465,6 +468,31 @@ def test_choosing_a_boxs_own_card_counts_it_or_says_it_is_right(server: Server, 
     assert page.get_by_test_id("count-dumpling").inner_text() == "1"
     assert page.locator("g.box.check").count() == 0
     assert page.get_by_test_id("warnings").count() == 0
+
+
+def test_a_stack_the_hand_size_read_back_is_marked_and_can_be_taken_as_read(
+    server: Server, phone: Any
+) -> None:
+    """The hand one card short, the egg the stack check called on a wasabi is read as the
+    stack: the warning says so, the stack asks with "?", and choosing the stack it names
+    takes it as read, so that the warning goes."""
+    page = phone
+    labels = ["tempura", "tempura", "sashimi", "sashimi", "dumpling", "pudding", "maki_2"]
+    boxes = boxes_for([*labels, "squid", "egg"], width=750, height=1000)
+    boxes[-1]["wasabi_under"] = 0.97
+    open_review(server, page, boxes, (750, 1000))  # two players: a hand of 10, 9 found
+    told = page.get_by_test_id("warnings").locator("li.warning").all_inner_texts()
+    assert any("read as lying on a wasabi" in text for text in told), told
+    asking = page.locator("g.box.check")
+    assert asking.count() == 1 and asking.get_attribute("data-label") == "egg_on_wasabi"
+    asking.focus()
+    page.keyboard.press("Enter")
+    assert "Tap it if it is right." in page.get_by_test_id("sheet").inner_text()
+    page.locator('.label-grid [data-label="egg_on_wasabi"]').click()
+    idle(page)
+    assert page.locator("g.box.check").count() == 0
+    assert page.get_by_test_id("warnings").count() == 0
+    assert page.get_by_test_id("count-egg_on_wasabi").inner_text() == "1"
 
 
 def test_a_note_is_told_apart_from_the_warnings(server: Server, phone: Any) -> None:
