@@ -680,9 +680,12 @@ function confirmBar(c) {
             class: "button primary",
             disabled: c.status === "empty",
             "data-testid": "confirm",
+            "aria-label": `Confirm ${c.player}'s cards`,
             onclick: () => confirmTally(),
           },
-          `Confirm ${c.player}'s cards`,
+          // At 320 px only "Confirm": on two lines the bar hid the photo's bottom.
+          "Confirm",
+          h("span", { class: "whose" }, ` ${c.player}'s cards`),
         ),
   );
 }

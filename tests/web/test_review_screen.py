@@ -430,6 +430,9 @@ def test_what_to_check_is_on_the_first_screen_and_nothing_widens_the_review(
     bar = page.locator(".confirm-bar").bounding_box()
     box = warning.bounding_box()
     assert box["y"] + box["height"] <= bar["y"], (box, bar)
+    # The bar keeps to one line at 320 px too ("Confirm", the name in its accessible name).
+    assert bar["height"] < 75, bar
+    assert page.get_by_role("button", name="Confirm Ana's cards").count() == 1
     assert box["y"] < page.get_by_test_id("photo").bounding_box()["y"]
     # The box it points at asks on the photo too: its tag ends in "?", the others do not.
     asking = page.locator("g.box.check")
