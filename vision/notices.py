@@ -83,6 +83,16 @@ def warns(warning: ReadingWarning) -> bool:
     return warning.warns if isinstance(warning, Notice) else True
 
 
+def warning_texts(told: Iterable[ReadingWarning]) -> list[str]:
+    """Of what a reading told, the warnings (those that ask for a check), in words."""
+    return [warning_text(warning) for warning in told if warns(warning)]
+
+
+def note_texts(told: Iterable[ReadingWarning]) -> list[str]:
+    """Of what a reading told, the notes (what it did: a turn, a closer look), in words."""
+    return [warning_text(warning) for warning in told if not warns(warning)]
+
+
 NO_CARDS: Final = Notice(
     NoticeCode.NO_CARDS,
     "no cards were found in this photo: take it again from above with the whole collection "

@@ -36,7 +36,7 @@ from vision import notices
 from vision.boxes import areas, intersections, pairwise_intersections
 from vision.detections import Detections
 from vision.labels import STACK_LABELS, label_id
-from vision.notices import NO_CARDS, Notice, NoticeCode, ReadingWarning, warning_text, warns
+from vision.notices import NO_CARDS, Notice, NoticeCode, ReadingWarning
 from vision.stack_check import MIN_PROBABILITY
 
 WASABI: Final[str] = "wasabi"
@@ -153,12 +153,12 @@ class Reading:
     @property
     def texts(self) -> list[str]:
         """The warnings that ask the reviewer to check something, in words, in order."""
-        return [warning_text(warning) for warning in self.warnings if warns(warning)]
+        return notices.warning_texts(self.warnings)
 
     @property
     def note_texts(self) -> list[str]:
         """The notes (what the reading did: a turn, a closer look), in words, in order."""
-        return [warning_text(warning) for warning in self.warnings if not warns(warning)]
+        return notices.note_texts(self.warnings)
 
     @property
     def notices(self) -> list[Notice]:
@@ -270,8 +270,8 @@ def settle_hand_size(
     detections, plain = _lone_stacks_as_plain(detections)
     reading = read_tally(detections, players=players)
     unsure = _still_plain(reading, plain)
-    odds = [(detections.labels[i], float(detections.under[i])) for i in unsure]
-    unsettled = [notices.unsure_stacks(odds).about(unsure)] if unsure else []
+    unsure_odds = [(detections.labels[i], float(detections.under[i])) for i in unsure]
+    unsettled = [notices.unsure_stacks(unsure_odds).about(unsure)] if unsure else []
     if hand is not None and reading.cards == hand:
         return Settled(detections, reading, [])  # the hand vouches for the plain nigiri
     if read_back and hand is not None and reading.cards == hand - 1:

@@ -247,8 +247,7 @@ function photoSvg(c, editable) {
       const label = stack ? stack.label : box.label;
       const colour = BY_KEY[label]?.colour || "#fff";
       const name = boxName(label);
-      // A warning points at this box (or at its stack's nigiri): its tag asks, with "?".
-      const check = Boolean(box.check || (stack && (stack.top?.check || stack.strip?.check)));
+      const check = asks(box, stack);
       const what = strip
         ? `The wasabi under the ${boxName(label)}`
         : stack
@@ -299,6 +298,11 @@ function photoSvg(c, editable) {
 // A tag's names, longest first: the card's, then where that one is crowded out, its
 // first word, where that still says the card ("Chopsticks", not "Maki" for "Maki 2" nor
 // "Salmon" for a salmon on its wasabi).
+// Whether a warning points at this box or at its stack's boxes: its tag asks, with "?".
+function asks(box, stack) {
+  return Boolean(box.check || stack?.top?.check || stack?.strip?.check);
+}
+
 function tagNames(label) {
   const name = boxName(label);
   const first = name.split(" ")[0];
@@ -432,7 +436,7 @@ function labelGrid(current, choose) {
 // thing, its relabel acting on the nigiri's box; its wasabi strip can go on its own.
 function openBoxSheet(box, stack = null) {
   const label = stack ? stack.label : box.label;
-  const asked = Boolean(box.check || stack?.top?.check || stack?.strip?.check);
+  const asked = asks(box, stack);
   // Its own card, chosen for a box not counted or asked about, says the reading is right.
   const vouches = (!stack && box.counted === false) || asked;
   const said = box.detected_label

@@ -18,7 +18,7 @@ import numpy as np
 from scoring import Tally, score_round
 from scoring.cards import CARD_KINDS, STACKS, TALLY_KEYS
 from vision.boxes import ious
-from vision.notices import ReadingWarning, warning_text, warns
+from vision.notices import ReadingWarning, note_texts, warning_texts, warns
 from vision.photo import boxes_turned_back, load_photo_file
 from vision.pipeline import Detector, read_settled
 
@@ -131,8 +131,8 @@ class Report:
                 "photo": r.name,
                 "read_and_true": r.differences(),
                 "hard": [name for name, test in HARD.items() if test(r.meta)],
-                "warnings": [warning_text(w) for w in r.warnings if warns(w)],
-                "notes": [warning_text(w) for w in r.warnings if not warns(w)],
+                "warnings": warning_texts(r.warnings),
+                "notes": note_texts(r.warnings),
             }
             for r in misread
         ]
