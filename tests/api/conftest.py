@@ -101,6 +101,11 @@ class FakeDetector:
     def register(self, size: tuple[int, int], records: Sequence[dict[str, Any]]) -> None:
         self.by_size[size] = list(records)
 
+    def forget(self) -> None:
+        """Answers registered so far no longer given: a photo turned a quarter has another
+        test's photo's size, and would be read as that photo."""
+        self.by_size.clear()
+
     def __call__(
         self, image: np.ndarray, size: int | None = None, conf: float | None = None
     ) -> Detections:

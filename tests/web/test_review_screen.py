@@ -65,6 +65,13 @@ CENTRE_HITS = """(testid) => {
 }"""
 
 
+@pytest.fixture(autouse=True)
+def answers_of_this_test_only(server: Server) -> None:
+    """Each test registers the photos it reads: one another test registered would
+    answer the turned look at this test's photo (a 750 x 1000 photo turned is 1000 x 750)."""
+    server.detector.forget()
+
+
 @pytest.fixture(params=WIDTHS, ids=lambda w: f"{w}px")
 def phone(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
     """A page in a touch phone's browser, failing the test on any script error."""
