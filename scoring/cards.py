@@ -69,15 +69,16 @@ HAND_SIZE: Final = MappingProxyType({2: 10, 3: 9, 4: 8, 5: 7})
 MIN_PLAYERS: Final[int] = 2
 MAX_PLAYERS: Final[int] = 5
 
-# Each printed card as a person reads it in a message.
+# Each printed card as a person reads it in a message: a maki by the rolls its top-left
+# corner shows, as the page's counters name it ("Maki, 2 rolls").
 KIND_NAMES: Final = MappingProxyType(
     {
         "tempura": "tempura",
         "sashimi": "sashimi",
         "dumpling": "dumpling",
-        "maki_1": "one-icon maki",
-        "maki_2": "two-icon maki",
-        "maki_3": "three-icon maki",
+        "maki_1": "maki of 1 roll",
+        "maki_2": "maki of 2 rolls",
+        "maki_3": "maki of 3 rolls",
         "egg": "egg nigiri",
         "salmon": "salmon nigiri",
         "squid": "squid nigiri",
@@ -112,7 +113,7 @@ TALLY_NAMES: Final = MappingProxyType(
 
 def said(key: str) -> str:
     """A card kind or tally key as a sentence says it: "squid nigiri", "squid nigiri on a
-    wasabi", "three-icon maki"; an unknown key as it is."""
+    wasabi", "maki of 3 rolls"; an unknown key as it is."""
     if key in STACKS:
         return f"{KIND_NAMES[STACKS[key]]} on a wasabi"
     return KIND_NAMES.get(key, key)

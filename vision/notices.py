@@ -110,14 +110,17 @@ def low_confidence(labels: Sequence[str], threshold: float) -> Notice:
     )
 
 
-# A doubt's words: what may be wrong, and what to check for one box and for more.
-_DOUBT_WORDS: Final[dict[NoticeCode, tuple[str, tuple[str, str]]]] = {
+# A doubt's words: what may be wrong, what else the card may be, and what to check for
+# one box and for more.
+_DOUBT_WORDS: Final[dict[NoticeCode, tuple[str, str, tuple[str, str]]]] = {
     NoticeCode.NIGIRI_DOUBT: (
         "nigiri may be another kind",
+        "another kind",
         ("check the dish in its top-left corner", "check the dishes in their top-left corners"),
     ),
     NoticeCode.MAKI_DOUBT: (
         "maki may show another number of rolls",
+        "another number",
         (
             "count the small rolls in its top-left corner",
             "count the small rolls in their top-left corners",
@@ -129,8 +132,8 @@ _DOUBT_WORDS: Final[dict[NoticeCode, tuple[str, tuple[str, str]]]] = {
 def doubt(code: NoticeCode, doubted: Sequence[tuple[str, float]]) -> Notice:
     """The boxes (label, odds of another kind or count) read with doubt of kind `code`
     (NIGIRI_DOUBT or MAKI_DOUBT)."""
-    what, check = _DOUBT_WORDS[code]
-    which = ", ".join(f"{said(label)} ({odds:.0%})" for label, odds in doubted)
+    what, other, check = _DOUBT_WORDS[code]
+    which = ", ".join(f"{said(label)} ({other} {_likely(odds)})" for label, odds in doubted)
     return Notice(code, f"{len(doubted)} {what}: {which}; {check[len(doubted) > 1]}")
 
 
@@ -151,7 +154,7 @@ def unsure_stacks(nigiri: Sequence[tuple[str, float]]) -> Notice:
     the check called them on a wasabi: no wasabi box was found under them, and no hand
     size settled them."""
     one = len(nigiri) == 1
-    which = ", ".join(f"{said(label)}, odds {_odds(odds)}" for label, odds in nigiri)
+    which = ", ".join(f"{said(label)}: {_likely(odds)}" for label, odds in nigiri)
     return Notice(
         NoticeCode.UNSURE_STACK,
         f"{len(nigiri)} nigiri read as plain though the stack check saw a wasabi under "
@@ -166,14 +169,14 @@ def read_on_wasabi(nigiri: str, odds: float) -> Notice:
     return Notice(
         NoticeCode.READ_ON_WASABI,
         f"one {said(nigiri)} read as lying on a wasabi, to make up the hand's count (a "
-        f"wasabi under it {_odds(odds)} likely): check that one is there",
+        f"wasabi under it {_likely(odds)}): check that one is there",
     )
 
 
-def _odds(probability: float) -> str:
-    """A probability to two places, and under 1 said under 1: a check 0.996 sure is not
-    said certain."""
-    return f"{probability if probability >= 1 else min(probability, 0.99):.2f}"
+def _likely(probability: float) -> str:
+    """A probability as a player reads it, "97% likely": under 1 said under 100%, and
+    over 0 over 0%, so that no odds read as certain."""
+    return f"{min(max(probability, 0.01), 0.99):.0%} likely"
 
 
 def turned(degrees: int) -> Notice:

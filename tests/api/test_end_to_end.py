@@ -93,7 +93,7 @@ def test_four_player_game_over_http(client: TestClient, detector: FakeDetector) 
                 draft = upload(number, seat, [*seen, "chopsticks"])
                 correct(number, seat, action="delete", detection=box_id(draft, "chopsticks"))
             elif number == 2 and seat == 3:
-                # A two-icon maki read as a three: a wrong relabel, undone, then the right one.
+                # A maki of 2 rolls read as a three: a wrong relabel, undone, then the right one.
                 draft = upload(number, seat, ["maki_3" if c == "maki_2" else c for c in seen])
                 wrong = correct(
                     number,

@@ -20,11 +20,11 @@ ONE_TOO_MANY = [
 ONE_TOO_FEW = [*ONE_TOO_MANY[:-2], "egg"]
 ON_WASABI = (
     "one egg nigiri read as lying on a wasabi, to make up the hand's count (a wasabi under "
-    "it 0.97 likely): check that one is there"
+    "it 97% likely): check that one is there"
 )
 UNSURE = (
-    "1 nigiri read as plain though the stack check saw a wasabi under it (squid nigiri, "
-    "odds 0.96) and no wasabi's top was found: check whether one shows above it"
+    "1 nigiri read as plain though the stack check saw a wasabi under it (squid nigiri: "
+    "96% likely) and no wasabi's top was found: check whether one shows above it"
 )
 
 

@@ -37,7 +37,7 @@ def test_the_notices_stay_beside_the_problems() -> None:
     photo[-1]["box"] = [700 * 9, 0, 700 * 9 + 630, 880]
     said = (
         "one salmon nigiri read as lying on a wasabi, to make up the hand's count (a wasabi "
-        "under it 0.97 likely): check that one is there"
+        "under it 97% likely): check that one is there"
     )
     note = "the photo was read turned 90° clockwise: its cards lay on their side"
     assessment = assess(

@@ -677,13 +677,13 @@ def test_a_stack_on_the_checks_word_alone_is_read_plain_where_the_hand_vouches()
 def test_without_the_hand_size_a_stack_on_the_checks_word_alone_is_read_plain_and_said() -> None:
     """However sure the check was: on the tuning sets most such stacks were a plain nigiri
     below another yellow card. The reviewer is told where to look."""
-    for odds, shown in ((0.96, "0.96"), (0.999, "0.99")):  # 0.999 is not said certain
+    for odds, shown in ((0.96, "96%"), (0.999, "99%")):  # 0.999 is not said certain
         detections = leaning(spread(*FOUR_CARDS, ("salmon_on_wasabi", 0.8)), salmon_on_wasabi=odds)
         settled = settle_hand_size(detections, None)
         assert nonzero(settled.reading)["salmon"] == 1 and settled.reading.cards == 5
         assert settled.reading.texts == [
             f"1 nigiri read as plain though the stack check saw a wasabi under it (salmon "
-            f"nigiri, odds {shown}) and no wasabi's top was found: check whether one shows "
+            f"nigiri: {shown} likely) and no wasabi's top was found: check whether one shows "
             "above it"
         ]
         assert settled.notices == settled.reading.warnings
@@ -714,7 +714,7 @@ def test_of_two_stacks_on_the_checks_word_the_one_it_leaned_most_to_makes_the_ha
     }  # fmt: skip
     assert reading.texts == [
         "one squid nigiri read as lying on a wasabi, to make up the hand's count (a wasabi "
-        "under it 0.99 likely): check that one is there"
+        "under it 99% likely): check that one is there"
     ]
 
 
@@ -756,7 +756,7 @@ def test_one_card_too_few_settles_the_nigiri_the_stack_check_leaned_towards_a_wa
     assert reading.cards == 7
     assert reading.texts == [
         "one egg nigiri read as lying on a wasabi, to make up the hand's count (a wasabi "
-        "under it 0.97 likely): check that one is there"
+        "under it 97% likely): check that one is there"
     ]
     settled = settle_hand_size(detections, 5)
     assert settled.notices == reading.warnings
@@ -828,7 +828,7 @@ def test_low_confidence_warning_and_threshold() -> None:
     )
     assert nonzero(reading) == {"tempura": 1, "salmon": 1, "maki_2": 1}
     assert reading.texts == [
-        "2 cards read with under 50% certainty (salmon nigiri, two-icon maki): check them"
+        "2 cards read with under 50% certainty (salmon nigiri, maki of 2 rolls): check them"
     ]
     one = read_tally(boxes(("egg", [0, 0, 630, 880], 0.49)))
     assert one.texts == ["1 card read with under 50% certainty (egg nigiri): check it"]
@@ -849,7 +849,8 @@ def test_a_nigiri_read_with_doubt_between_nigiri_kinds_is_pointed_out() -> None:
     )
     reading = read_tally(doubted)
     assert reading.texts == [
-        "2 nigiri may be another kind: salmon nigiri (14%), squid nigiri (10%); "
+        "2 nigiri may be another kind: salmon nigiri (another kind 14% likely), "
+        "squid nigiri (another kind 10% likely); "
         "check the dishes in their top-left corners"
     ]
     assert read_tally(found).warnings == []  # a reviewer's boxes carry no doubt
@@ -865,13 +866,15 @@ def test_a_maki_read_with_doubt_about_its_rolls_is_pointed_out_apart_from_nigiri
     doubt = [0.18, MAKI_DOUBT - 0.01, 0.12, MAKI_DOUBT]
     reading = read_tally(Detections(found.xyxy, found.confidence, found.class_id, doubt=doubt))
     assert reading.texts == [
-        "1 nigiri may be another kind: egg nigiri (12%); check the dish in its top-left corner",
-        "2 maki may show another number of rolls: two-icon maki (18%), one-icon maki (10%); "
+        "1 nigiri may be another kind: egg nigiri (another kind 12% likely); "
+        "check the dish in its top-left corner",
+        "2 maki may show another number of rolls: maki of 2 rolls (another number 18% likely), "
+        "maki of 1 roll (another number 10% likely); "
         "count the small rolls in their top-left corners",
     ]
     one = Detections(found.xyxy[:2], found.confidence[:2], found.class_id[:2], doubt=[0.3, 0])
     assert read_tally(one).texts == [
-        "1 maki may show another number of rolls: two-icon maki (30%); "
+        "1 maki may show another number of rolls: maki of 2 rolls (another number 30% likely); "
         "count the small rolls in its top-left corner"
     ]
 

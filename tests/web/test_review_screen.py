@@ -433,7 +433,7 @@ def test_what_to_check_is_on_the_first_screen_and_nothing_widens_the_review(
     open_review(server, page, boxes, (750, 1000))
     page.evaluate("() => window.scrollTo(0, 0)")
     warning = page.get_by_test_id("warnings").locator("li.warning").first
-    assert "under 50% certainty (two-icon maki): check it" in warning.inner_text()
+    assert "under 50% certainty (maki of 2 rolls): check it" in warning.inner_text()
     bar = page.locator(".confirm-bar").bounding_box()
     box = warning.bounding_box()
     assert box["y"] + box["height"] <= bar["y"], (box, bar)
