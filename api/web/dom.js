@@ -56,3 +56,22 @@ export function listNames(names) {
   if (names.length <= 1) return names.join("");
   return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }
+
+// A table that may be wider than a phone, in a frame that scrolls it sideways and shades
+// the side where more of it lies (data-more "left"/"right"): otherwise a total cut off at
+// the screen's edge looks like a table that ends there.
+export function scrolling(table) {
+  const scroller = h("div", { class: "table-scroll" }, table);
+  const frame = h("div", { class: "table-frame" }, scroller);
+  const mark = () => {
+    const more = [];
+    if (scroller.scrollLeft > 1) more.push("left");
+    if (scroller.scrollLeft + scroller.clientWidth < scroller.scrollWidth - 1) more.push("right");
+    frame.dataset.more = more.join(" ");
+  };
+  scroller.addEventListener("scroll", mark, { passive: true });
+  const resized = new ResizeObserver(mark);
+  resized.observe(scroller);
+  resized.observe(table);
+  return frame;
+}

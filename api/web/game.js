@@ -3,7 +3,7 @@
 
 import { BREAKDOWN, CATEGORIES, HAND_SIZE, SEAT_COLOURS, inWords } from "./cards.js";
 import { totalsChart } from "./chart.js";
-import { h, listNames, plural, show } from "./dom.js";
+import { h, listNames, plural, scrolling, show } from "./dom.js";
 import { app, canEdit, go, routeUrl } from "./state.js";
 import { snapshot } from "./loading.js";
 import { recordRound, reopenRound } from "./writes.js";
@@ -377,15 +377,17 @@ function roundScores(round) {
     "details",
     { class: "tallies" },
     h("summary", {}, "Cards counted"),
-    h(
-      "table",
-      { class: "scores" },
-      h("thead", {}, h("tr", {}, h("th", {}, "Cards"), game.players.map((p) => h("th", {}, p.name)))),
+    scrolling(
       h(
-        "tbody",
-        {},
-        CATEGORIES.map((c) =>
-          h("tr", {}, h("th", { scope: "row" }, c.name), round.record.tallies.map((t) => h("td", {}, t[c.key]))),
+        "table",
+        { class: "scores" },
+        h("thead", {}, h("tr", {}, h("th", {}, "Cards"), game.players.map((p) => h("th", {}, p.name)))),
+        h(
+          "tbody",
+          {},
+          CATEGORIES.map((c) =>
+            h("tr", {}, h("th", { scope: "row" }, c.name), round.record.tallies.map((t) => h("td", {}, t[c.key]))),
+          ),
         ),
       ),
     ),
@@ -411,7 +413,7 @@ function roundScores(round) {
     round.record.accepted
       ? h("p", { class: "banner warn" }, "Recorded although the cards did not add up (accepted by hand).")
       : null,
-    h("div", { class: "table-scroll" }, table),
+    scrolling(table),
     tallies,
   );
 }
@@ -501,7 +503,7 @@ function standingsPanel() {
     ),
   );
   panel.append(
-    h("div", { class: "table-scroll" }, table),
+    scrolling(table),
     h(
       "p",
       { class: "hint" },

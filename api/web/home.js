@@ -4,7 +4,7 @@
 import { Api } from "./api.js";
 import { HAND_SIZE, MAX_ROUNDS } from "./cards.js";
 import { formatAverage, playerStats } from "./stats.js";
-import { h, listNames, plural, show } from "./dom.js";
+import { h, listNames, plural, scrolling, show } from "./dom.js";
 import { memory } from "./memory.js";
 import { GAME_ID, app, go, routeUrl } from "./state.js";
 
@@ -218,9 +218,7 @@ function playerStatsPanel(recent) {
     { class: "panel", "data-testid": "player-stats", hidden: true },
     h("h2", {}, "Players across these games"),
     caption,
-    h(
-      "div",
-      { class: "table-scroll" },
+    scrolling(
       h(
         "table",
         { class: "scores stats-table" },

@@ -1131,11 +1131,31 @@ def test_the_standings_offer_the_score_sheet(server: Server, phone: Any) -> None
         })"""
     )
     assert reached == [True, True, True], reached
-    if page.viewport_size["width"] >= 390:
-        scroll = page.locator(".standings-table").evaluate(
-            "(t) => [t.parentElement.scrollWidth, t.parentElement.clientWidth]"
-        )
-        assert scroll[0] <= scroll[1], scroll
+    # At 320 px it does not: its frame is shaded on the side where more of it lies, the
+    # right as it opens, the left once scrolled to its end.
+    frame = ".table-frame:has(.standings-table)"
+    scroller = page.locator(f"{frame} .table-scroll")
+    wider = scroller.evaluate("(s) => s.scrollWidth > s.clientWidth")
+    assert wider == (page.viewport_size["width"] < 390)
+    # The names stay in view as it scrolls, their column then shaded at its edge.
+    shaded = (
+        "([frame, more, right, left]) => {"
+        "  const f = document.querySelector(frame);"
+        "  const names = f.querySelector('tbody th');"
+        "  return f.dataset.more === more"
+        "    && getComputedStyle(f, '::after').opacity === right"
+        "    && getComputedStyle(names, '::after').opacity === left"
+        "    && names.getBoundingClientRect().left >= f.getBoundingClientRect().left;"
+        "}"
+    )
+    if wider:
+        page.wait_for_function(shaded, arg=[frame, "right", "1", "0"], timeout=2000)
+        scroller.evaluate("(s) => s.scrollTo(s.scrollWidth, 0)")
+        page.wait_for_function(shaded, arg=[frame, "left", "0", "1"], timeout=2000)
+        total = page.locator(f"{frame} td[data-col=total]").first.bounding_box()
+        assert total["x"] + total["width"] <= page.viewport_size["width"]
+    else:
+        page.wait_for_function(shaded, arg=[frame, "", "0", "0"], timeout=2000)
     with page.expect_download() as download:
         link.tap()
     text = Path(download.value.path()).read_bytes().decode("utf-8-sig")
