@@ -62,7 +62,7 @@ for line in sys.stdin:
         reading = read_photo(load_photo_file(Path(path)), detector)
         seconds = time.perf_counter() - start
         answer = {"tally": reading.tally.to_dict(), "cards": reading.cards,
-                  "no_cards": NO_CARDS in reading.warnings}
+                  "no_cards": NO_CARDS in reading.remarks}
     elif command == "find":
         detector.find_cards(load_photo_file(Path(path)).image)
         seconds, answer = time.perf_counter() - start, {}

@@ -23,7 +23,7 @@ from vision.reading import Settled
 
 
 def codes(photo: evaluate.PhotoResult) -> list[str]:
-    return [getattr(w, "code", "") for w in photo.warnings]
+    return [getattr(w, "code", "") for w in photo.remarks]
 
 
 def main() -> None:

@@ -36,11 +36,11 @@ def main() -> None:
             reading = read_photo(
                 load_photo_file(item.image), detector, players=item.truth["players"]
             )
-            codes = {str(w.code) for w in reading.warnings} - {NoticeCode.TURNED.value}
+            codes = {str(w.code) for w in reading.remarks} - {NoticeCode.TURNED.value}
             exact = reading.tally == Tally.from_mapping(item.truth["tally"])
             photos += 1
             read_right += exact
-            right_warned += exact and any(map(warns, reading.warnings))
+            right_warned += exact and any(map(warns, reading.remarks))
             (right if exact else wrong).update(codes)
             if len(codes) == 1:
                 (alone_right if exact else alone).update(codes)

@@ -50,7 +50,7 @@ def photos(data: Path) -> list[tuple[bool, bool, float]]:
         reading = read_photo(load_photo_file(item.image), detector, players=item.truth["players"])
         result = PhotoResult(
             item.image.stem, Tally.from_mapping(item.truth["tally"]), reading.tally,
-            item.truth["meta"], 0.0, tuple(reading.warnings), reading.turn,
+            item.truth["meta"], 0.0, tuple(reading.remarks), reading.turn,
         )  # fmt: skip
         found.append((result.exact, result.warned, plain_called(reading)))
     return found

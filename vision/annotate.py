@@ -229,7 +229,7 @@ def _draw_panel(canvas: np.ndarray, style: _Style, reading: Reading) -> None:
         for key, count in reading.tally.to_dict().items()
         if count
     ]
-    lines += [(f"! {warning}", WARNING_TEXT) for warning in reading.texts]
+    lines += [(f"! {warning}", WARNING_TEXT) for warning in reading.warning_texts]
     lines += [(note, PANEL_TEXT) for note in reading.note_texts]
     panel = panel_layout(lines, canvas.shape[:2], style)
     left, top = _panel_corner(canvas.shape[:2], panel.width, panel.height, reading.detections.xyxy)

@@ -193,7 +193,7 @@ def run_detect(args: argparse.Namespace) -> int:
         return 0
     counts = ", ".join(f"{k} {v}" for k, v in reading.tally.to_dict().items() if v) or "no cards"
     print(f"{reading.cards} cards: {counts}")
-    for warning in reading.texts:
+    for warning in reading.warning_texts:
         print(f"warning: {warning}")
     for note in reading.note_texts:
         print(f"note: {note}")

@@ -5,7 +5,7 @@ the reviewer should check something. A few are notes (`NOTE_CODES`): what the re
 told so that the photo makes sense, not a call to check. The collection's own problems
 (hand size, deck) are not among them: those are the rules engine's
 (scoring.check_collection), and a reading carries its `Problem`s as they are, beside these
-notices (`ReadingWarning`); every problem warns.
+notices (`Remark`); every problem warns.
 """
 
 from __future__ import annotations
@@ -67,30 +67,30 @@ class Notice:
 # checked by the card count all the same.
 NOTE_CODES: Final = frozenset({NoticeCode.TURNED, NoticeCode.LOOKED_CLOSER})
 
-# What a reading tells a reviewer: vision's notices, and the rules engine's problems of the
-# tally.
-ReadingWarning = Notice | Problem
+# What a reading tells a reviewer, a warning or a note: vision's notices, and the rules
+# engine's problems of the tally.
+Remark = Notice | Problem
 
 
-def warning_text(warning: ReadingWarning) -> str:
-    """The sentence a reviewer is shown for `warning`."""
-    return warning.text if isinstance(warning, Notice) else warning.message
+def remark_text(remark: Remark) -> str:
+    """The sentence a reviewer is shown for `remark`."""
+    return remark.text if isinstance(remark, Notice) else remark.message
 
 
-def warns(warning: ReadingWarning) -> bool:
-    """Whether `warning` asks the reviewer to check something: every problem does, and
+def warns(remark: Remark) -> bool:
+    """Whether `remark` asks the reviewer to check something: every problem does, and
     every notice but a note."""
-    return warning.warns if isinstance(warning, Notice) else True
+    return remark.warns if isinstance(remark, Notice) else True
 
 
-def warning_texts(told: Iterable[ReadingWarning]) -> list[str]:
+def warning_texts(told: Iterable[Remark]) -> list[str]:
     """Of what a reading told, the warnings (those that ask for a check), in words."""
-    return [warning_text(warning) for warning in told if warns(warning)]
+    return [remark_text(remark) for remark in told if warns(remark)]
 
 
-def note_texts(told: Iterable[ReadingWarning]) -> list[str]:
+def note_texts(told: Iterable[Remark]) -> list[str]:
     """Of what a reading told, the notes (what it did: a turn, a closer look), in words."""
-    return [warning_text(warning) for warning in told if not warns(warning)]
+    return [remark_text(remark) for remark in told if not warns(remark)]
 
 
 NO_CARDS: Final = Notice(

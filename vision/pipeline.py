@@ -329,5 +329,5 @@ def read_turned(reading: Reading, degrees: int) -> Reading:
     if not degrees:
         return reading
     return dataclasses.replace(
-        reading, turn=degrees, warnings=[*reading.warnings, notices.turned(degrees)]
+        reading, turn=degrees, remarks=[*reading.remarks, notices.turned(degrees)]
     )

@@ -36,7 +36,7 @@ from vision import notices
 from vision.boxes import areas, intersections, pairwise_intersections
 from vision.detections import Detections
 from vision.labels import STACK_LABELS, label_id
-from vision.notices import NO_CARDS, Notice, NoticeCode, ReadingWarning
+from vision.notices import NO_CARDS, Notice, NoticeCode, Remark
 from vision.stack_check import MIN_PROBABILITY
 
 WASABI: Final[str] = "wasabi"
@@ -107,7 +107,7 @@ class Reading:
     tally: the collection's counts (scoring.Tally; to_json gives the 15 contract keys).
     detections: the boxes kept after confidence filtering and duplicate suppression.
     stacks: (wasabi index, nigiri index) into `detections`, one per stack found.
-    warnings: what a reviewer is told, in order: vision's own notices (vision.notices),
+    remarks: what a reviewer is told, in order: vision's own notices (vision.notices),
         then the collection's own problems (hand size, deck) as the rules engine found
         them (scoring.check_collection's Problems), then the notices of what the hand size
         settled or left unsure (vision.reading.settle_hand_size, vision.pipeline.settle)
@@ -130,7 +130,7 @@ class Reading:
     tally: Tally
     detections: Detections
     stacks: list[tuple[int, int]] = field(default_factory=list)
-    warnings: list[ReadingWarning] = field(default_factory=list)
+    remarks: list[Remark] = field(default_factory=list)
     cards: int = 0
     lone_stacks: list[int] = field(default_factory=list)
     source: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
@@ -145,30 +145,30 @@ class Reading:
             "tally": self.tally.to_dict(),
             "cards": int(self.cards),
             "detections": self.detections.to_records(),
-            "warnings": self.texts,
+            "warnings": self.warning_texts,
             "notes": self.note_texts,
             "turned": self.turn,
         }
 
     @property
-    def texts(self) -> list[str]:
+    def warning_texts(self) -> list[str]:
         """The warnings that ask the reviewer to check something, in words, in order."""
-        return notices.warning_texts(self.warnings)
+        return notices.warning_texts(self.remarks)
 
     @property
     def note_texts(self) -> list[str]:
         """The notes (what the reading did: a turn, a closer look), in words, in order."""
-        return notices.note_texts(self.warnings)
+        return notices.note_texts(self.remarks)
 
     @property
     def notices(self) -> list[Notice]:
-        """What vision alone noticed (the warnings less the collection's problems)."""
-        return [warning for warning in self.warnings if isinstance(warning, Notice)]
+        """What vision alone noticed (the remarks less the collection's problems)."""
+        return [remark for remark in self.remarks if isinstance(remark, Notice)]
 
     @property
     def problems(self) -> list[Problem]:
         """The collection's own problems (hand size, deck), the rules engine's."""
-        return [warning for warning in self.warnings if isinstance(warning, Problem)]
+        return [remark for remark in self.remarks if isinstance(remark, Problem)]
 
 
 # Boxes under this confidence are not read (the finder's threshold times a sure kind).
@@ -207,7 +207,7 @@ def read_tally(
     low = _low_confidence(final, low_confidence)
     doubted = [_doubted(final, doubt) for doubt in _DOUBTS]
     strip_only = _strip_only(final, stacks)
-    warnings: list[ReadingWarning] = [
+    warnings: list[Remark] = [
         *([NO_CARDS] if not cards else []),
         *(
             [notices.low_confidence([final.labels[i] for i in low], low_confidence)]
@@ -227,7 +227,7 @@ def read_tally(
         tally=tally,
         detections=final,
         stacks=stacks,
-        warnings=warnings,
+        remarks=warnings,
         cards=cards,
         lone_stacks=lone,
         source=kept_source[keep],
@@ -240,7 +240,7 @@ class Settled(NamedTuple):
     """The detector's detections after the hand size had its say, and their reading."""
 
     detections: Detections  # as found, or with stacks relabelled as their plain nigiri
-    reading: Reading  # read_tally of `detections`, these notices last among its warnings
+    reading: Reading  # read_tally of `detections`, these notices last among its remarks
     # What the hand size (or the closer look, or the turn) changed or left unsure: stored
     # with a game's photo, since a review reads its boxes again without them.
     notices: list[Notice]
@@ -291,9 +291,9 @@ def settle_hand_size(
 
 
 def noted(settled: Settled, notes: list[Notice]) -> Settled:
-    """`settled` with `notes` last among its reading's warnings and its notices."""
-    warnings: list[ReadingWarning] = [*settled.reading.warnings, *notes]
-    reading = dataclasses.replace(settled.reading, warnings=warnings)
+    """`settled` with `notes` last among its reading's remarks and its notices."""
+    remarks: list[Remark] = [*settled.reading.remarks, *notes]
+    reading = dataclasses.replace(settled.reading, remarks=remarks)
     return Settled(settled.detections, reading, [*settled.notices, *notes])
 
 

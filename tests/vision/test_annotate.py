@@ -50,7 +50,7 @@ def test_boxes_labels_and_panel_are_drawn() -> None:
     image = photo()
     original = image.copy()
     reading = read_tally(STACK_AND_TEMPURA, players=2)
-    assert reading.tally.salmon_on_wasabi == 1 and reading.warnings
+    assert reading.tally.salmon_on_wasabi == 1 and reading.remarks
     drawn = annotate(image, reading)
     assert drawn.shape == image.shape and drawn.dtype == np.uint8
     np.testing.assert_array_equal(image, original)  # the input is left alone

@@ -37,7 +37,7 @@ def test_the_photos_read_wrong_are_listed_with_what_was_wrong_and_what_was_said(
                 "000441",
                 read,
                 {"fill": 0.3, "tilt": 10},
-                warnings=(*problems, notices.looked_closer(4, 5)),
+                remarks=(*problems, notices.looked_closer(4, 5)),
             ),
         ]
     )
@@ -82,10 +82,10 @@ def test_a_photo_read_turned_is_warned_only_by_more_than_its_turn_notice() -> No
     hand = check_collection(Tally(egg=1), players=5)[0]
     report = Report(
         photos=[
-            result("000001", TRUTH, warnings=(turn,), turned=330),
-            result("000002", TRUTH, warnings=(turn, low), turned=330),
+            result("000001", TRUTH, remarks=(turn,), turned=330),
+            result("000002", TRUTH, remarks=(turn, low), turned=330),
             result("000003", TRUTH),
-            result("000004", TRUTH, warnings=(hand, turn), turned=330),
+            result("000004", TRUTH, remarks=(hand, turn), turned=330),
         ]
     )
     assert report.summary()["warned"]["right"] == 0.5

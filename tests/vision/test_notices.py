@@ -15,8 +15,8 @@ from vision.notices import (
     Notice,
     NoticeCode,
     looked_closer,
+    remark_text,
     turned,
-    warning_text,
     warns,
 )
 from vision.pipeline import read_turned
@@ -31,7 +31,7 @@ def test_a_low_confidence_box_gives_a_low_confidence_notice() -> None:
     reading = read_tally(
         boxes(("tempura", [0, 0, 630, 880], 0.9), ("egg", [700, 0, 1330, 880], 0.4))
     )
-    assert codes(reading.warnings) == [NoticeCode.LOW_CONFIDENCE]
+    assert codes(reading.remarks) == [NoticeCode.LOW_CONFIDENCE]
     (notice,) = reading.notices
     assert notice == Notice(
         NoticeCode.LOW_CONFIDENCE, "1 card read with under 50% certainty (egg nigiri): check it"
@@ -43,24 +43,24 @@ def test_six_squid_are_one_deck_problem_and_no_notice() -> None:
     found = boxes(*((label, [700 * k, 0, 700 * k + 630, 880], 0.9)
                     for k, label in enumerate(["squid"] * 6 + ["tempura"] * 3)))  # fmt: skip
     reading = read_tally(found)
-    (problem,) = reading.warnings
+    (problem,) = reading.remarks
     assert isinstance(problem, Problem) and problem.code == ProblemCode.DECK_LIMIT
     assert problem.category == "squid" and problem.actual == 6
     assert reading.problems == [problem] and reading.notices == []
-    assert reading.texts == [
+    assert reading.warning_texts == [
         "this collection holds 6 squid nigiri (plain and on wasabi), the deck has only 5"
     ]
 
 
 def test_the_hand_size_is_a_problem_not_a_notice() -> None:
     reading = read_tally(spread(*FOUR_CARDS), players=5)
-    assert codes(reading.warnings) == [ProblemCode.TOO_FEW_CARDS]
-    assert all(isinstance(warning, Problem) for warning in reading.warnings)
+    assert codes(reading.remarks) == [ProblemCode.TOO_FEW_CARDS]
+    assert all(isinstance(warning, Problem) for warning in reading.remarks)
 
 
 def test_no_cards() -> None:
     reading = read_tally(Detections.empty(), players=2)
-    assert codes(reading.warnings) == [NoticeCode.NO_CARDS, ProblemCode.TOO_FEW_CARDS]
+    assert codes(reading.remarks) == [NoticeCode.NO_CARDS, ProblemCode.TOO_FEW_CARDS]
     assert reading.notices == [NO_CARDS]
 
 
@@ -70,19 +70,19 @@ def test_doubts_and_a_stack_seen_only_by_its_strip_have_their_codes() -> None:
         ("maki_2", [700, 0, 1330, 880], 0.9),
     )
     doubted = Detections(found.xyxy, found.confidence, found.class_id, doubt=[0.2, 0.3])
-    assert codes(read_tally(doubted).warnings) == [NoticeCode.NIGIRI_DOUBT, NoticeCode.MAKI_DOUBT]
+    assert codes(read_tally(doubted).remarks) == [NoticeCode.NIGIRI_DOUBT, NoticeCode.MAKI_DOUBT]
     stacked = Table().stack("salmon", 60, 50).detections()
     under = np.full(len(stacked), np.nan, np.float32)
     under[stacked.labels.index("salmon")] = 0.8
     asked = dataclasses.replace(stacked, wasabi_under=under)
-    assert codes(read_tally(asked).warnings) == [NoticeCode.STRIP_ONLY_STACK]
+    assert codes(read_tally(asked).remarks) == [NoticeCode.STRIP_ONLY_STACK]
 
 
 def test_what_the_hand_size_settled_and_what_it_did_not_have_their_codes() -> None:
     lone = leaning(spread(*FOUR_CARDS, ("squid_on_wasabi", 0.8)), squid_on_wasabi=0.97)
     unsettled = settle_hand_size(lone, None)
     assert codes(unsettled.notices) == [NoticeCode.UNSURE_STACK]
-    assert unsettled.reading.warnings == unsettled.notices  # no hand size: no problem
+    assert unsettled.reading.remarks == unsettled.notices  # no hand size: no problem
     stacked = leaning(spread(*FOUR_CARDS, ("egg", 0.9), ("salmon", 0.9)), egg=0.97, salmon=0.1)
     assert codes(settle_hand_size(stacked, 5).notices) == [NoticeCode.READ_ON_WASABI]
 
@@ -92,7 +92,7 @@ def test_to_json_says_each_warning_in_words_in_order_and_the_notes_apart() -> No
     asks for no check, among the notes."""
     found = spread(*FOUR_CARDS[:3], ("egg", 0.4))
     reading = read_turned(settled_reading(found, players=5), 90)
-    assert codes(reading.warnings) == [
+    assert codes(reading.remarks) == [
         NoticeCode.LOW_CONFIDENCE,
         ProblemCode.TOO_FEW_CARDS,
         NoticeCode.TURNED,
@@ -105,9 +105,9 @@ def test_to_json_says_each_warning_in_words_in_order_and_the_notes_apart() -> No
     ]
     assert body["notes"] == ["the photo was read turned 90° clockwise: its cards lay on their side"]
     assert all(type(text) is str for text in body["warnings"] + body["notes"])
-    assert body["warnings"] == reading.texts
+    assert body["warnings"] == reading.warning_texts
     assert body["notes"] == reading.note_texts
-    assert reading.texts + reading.note_texts == [warning_text(w) for w in reading.warnings]
+    assert reading.warning_texts + reading.note_texts == [remark_text(w) for w in reading.remarks]
 
 
 def test_only_the_turn_and_the_closer_look_are_notes() -> None:
@@ -137,7 +137,7 @@ def test_a_stack_only_the_check_called_is_judged_by_the_settling() -> None:
         ("tempura", [0, 0, 630, 880], 0.9), ("salmon_on_wasabi", [700, 0, 1330, 880], 0.9)
     )
     asked = dataclasses.replace(found, wasabi_under=[np.nan, 0.96])
-    assert read_tally(asked).warnings == [] and read_tally(asked).tally.salmon_on_wasabi == 1
+    assert read_tally(asked).remarks == [] and read_tally(asked).tally.salmon_on_wasabi == 1
     assert settle_hand_size(asked, None).reading.tally.salmon == 1
     reviewers = settle_hand_size(found, None)
     assert reviewers.reading.tally.salmon_on_wasabi == 1 and reviewers.notices == []

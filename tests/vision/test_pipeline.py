@@ -170,8 +170,8 @@ def test_cards_at_a_slant_are_read_turned_straight() -> None:
     assert reading.note_texts == [
         "the photo was read turned 30° anticlockwise: its cards lay at a slant"
     ]
-    assert reading.texts == []  # a note: the reviewer is not asked to check the turn
-    assert settled.notices == reading.warnings  # what the reviewer is told, the turn too
+    assert reading.warning_texts == []  # a note: the reviewer is not asked to check the turn
+    assert settled.notices == reading.remarks  # what the reviewer is told, the turn too
     assert read_photo(photo_of(cards_at(30)), StraightOnly()).to_json() == reading.to_json()
 
 
@@ -430,7 +430,7 @@ def test_the_shipped_detector_reads_photos_taken_at_a_slant_to_the_cards(
     # One read wrong must say so beyond the note that it was turned. The shipped weights
     # read all six right (twenty-eighth session: seed 24683 at 135 degrees, once an egg
     # read as on a wasabi and unwarned, now reads right at a 135-degree turn).
-    right_or_warned = [ok or bool(r.texts) for ok, r in zip(right, readings, strict=True)]
+    right_or_warned = [ok or bool(r.warning_texts) for ok, r in zip(right, readings, strict=True)]
     assert all(right_or_warned), right_or_warned
     monkeypatch.setattr(pipeline, "SLANT_BEYOND", 90.0)
     unslanted = [read_photo(photo, detector).tally == tally for photo, tally in photos]
@@ -490,7 +490,7 @@ def test_a_short_or_long_hand_is_looked_at_closer_and_kept_where_that_makes_it_r
     assert reading.note_texts == [
         f"the photo was looked at closer to find the hand's 7 cards ({first} were found at first)"
     ]
-    assert reading.texts == []
+    assert reading.warning_texts == []
     assert not reading.problems  # the hand is right now
     # The closer look's boxes are in the photo's original pixels, like the first look's.
     assert reading.detections.xyxy.max() <= 2 * 600
@@ -583,7 +583,7 @@ def test_a_hand_still_short_takes_the_boxes_the_finder_doubted_where_they_make_i
     assert detector.asked[-1] == pipeline.DOUBTFUL_CONF
     assert reading.cards == 7 and reading.tally.tempura == 7 and not reading.problems
     assert codes(reading)[-1] == NoticeCode.DOUBTFUL_CARDS
-    assert "1 card boxed only because the hand was short (tempura)" in reading.texts[-1]
+    assert "1 card boxed only because the hand was short (tempura)" in reading.warning_texts[-1]
     # The box on the first card found is not a card more, however likely the finder said.
     assert (reading.detections.xyxy[:, 1] == 25.0).sum() == 0
     # The notice names the box it took, for a game to mark it: the one read at the floor.
@@ -629,4 +629,4 @@ def test_doubted_boxes_that_do_not_make_the_hand_right_are_dropped(
 
 
 def codes(reading: Reading) -> list[str]:
-    return [w.code for w in reading.warnings]
+    return [w.code for w in reading.remarks]

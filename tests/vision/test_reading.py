@@ -165,7 +165,7 @@ def test_a_row_of_cards_is_counted_card_by_card() -> None:
     assert nonzero(reading) == {"tempura": 2, "sashimi": 1, "dumpling": 1, "pudding": 1}
     assert reading.cards == 5
     assert reading.stacks == []
-    assert reading.warnings == []
+    assert reading.remarks == []
 
 
 def test_a_column_of_three_salmon_is_three_salmon_not_a_stack() -> None:
@@ -290,10 +290,10 @@ def test_a_full_hand() -> None:
         "chopsticks": 1,
     }
     assert reading.cards == 7
-    assert reading.texts == [
+    assert reading.warning_texts == [
         "this collection has 7 cards, the hand size for 4 players is 8: a card was probably missed"
     ]
-    assert reading.problems == reading.warnings
+    assert reading.problems == reading.remarks
 
 
 @dataclass(frozen=True)
@@ -635,18 +635,18 @@ def test_hand_size_warning(players: int) -> None:
     for k in range(hand - 1):
         table.card("tempura" if k < 8 else "sashimi", 40 + k * 70, 50)
     reading = read_tally(table.detections(), players=players)
-    assert reading.texts == [
+    assert reading.warning_texts == [
         f"this collection has {hand - 1} cards, the hand size for {players} players is {hand}: "
         "a card was probably missed"
     ]
-    assert read_tally(table.card("dumpling", 0, 200).detections(), players=players).warnings == []
+    assert read_tally(table.card("dumpling", 0, 200).detections(), players=players).remarks == []
 
 
 def test_a_stack_counts_two_cards_toward_the_hand() -> None:
     table = Table().stack("salmon", 50, 50)
     for k in range(5):
         table.card("pudding", 150 + 70 * k, 50)
-    assert read_tally(table.detections(), players=5).warnings == []
+    assert read_tally(table.detections(), players=5).remarks == []
 
 
 def spread(*cards: tuple[str, float], y: float = 0.0) -> Detections:
@@ -670,7 +670,7 @@ def test_a_stack_on_the_checks_word_alone_is_read_plain_where_the_hand_vouches()
     assert nonzero(settled.reading) == {"tempura": 2, "sashimi": 1, "dumpling": 1, "pudding": 1,
                                         "squid": 1, "egg": 1}  # fmt: skip
     assert settled.reading.cards == 7
-    assert settled.reading.warnings == settled.notices == []
+    assert settled.reading.remarks == settled.notices == []
     assert settled.detections.labels[-2] == "squid"
 
 
@@ -681,12 +681,12 @@ def test_without_the_hand_size_a_stack_on_the_checks_word_alone_is_read_plain_an
         detections = leaning(spread(*FOUR_CARDS, ("salmon_on_wasabi", 0.8)), salmon_on_wasabi=odds)
         settled = settle_hand_size(detections, None)
         assert nonzero(settled.reading)["salmon"] == 1 and settled.reading.cards == 5
-        assert settled.reading.texts == [
+        assert settled.reading.warning_texts == [
             f"1 nigiri read as plain though the stack check saw a wasabi under it (salmon "
             f"nigiri: {shown} likely) and no wasabi's top was found: check whether one shows "
             "above it"
         ]
-        assert settled.notices == settled.reading.warnings
+        assert settled.notices == settled.reading.remarks
 
 
 def test_a_stack_box_holding_a_wasabi_box_is_not_on_the_checks_word_alone() -> None:
@@ -712,7 +712,7 @@ def test_of_two_stacks_on_the_checks_word_the_one_it_leaned_most_to_makes_the_ha
     assert nonzero(reading) == {
         "tempura": 2, "sashimi": 1, "dumpling": 1, "salmon": 1, "squid_on_wasabi": 1,
     }  # fmt: skip
-    assert reading.texts == [
+    assert reading.warning_texts == [
         "one squid nigiri read as lying on a wasabi, to make up the hand's count (a wasabi "
         "under it 99% likely): check that one is there"
     ]
@@ -732,7 +732,7 @@ def test_a_hand_the_size_cannot_settle_keeps_the_plain_nigiri_and_says_so() -> N
     assert read_tally(more, players=4).cards == 11
     reading = settled_reading(more, players=4)
     assert reading.cards == 9 and reading.tally.salmon == reading.tally.egg == 1
-    assert [w.code for w in reading.warnings] == [
+    assert [w.code for w in reading.remarks] == [
         ProblemCode.TOO_MANY_CARDS, NoticeCode.UNSURE_STACK,
     ]  # fmt: skip
 
@@ -754,12 +754,12 @@ def test_one_card_too_few_settles_the_nigiri_the_stack_check_leaned_towards_a_wa
     assert nonzero(reading) == {"tempura": 2, "sashimi": 1, "dumpling": 1, "egg_on_wasabi": 1,
                                 "salmon": 1}  # fmt: skip
     assert reading.cards == 7
-    assert reading.texts == [
+    assert reading.warning_texts == [
         "one egg nigiri read as lying on a wasabi, to make up the hand's count (a wasabi "
         "under it 97% likely): check that one is there"
     ]
     settled = settle_hand_size(detections, 5)
-    assert settled.notices == reading.warnings
+    assert settled.notices == reading.remarks
     assert settled.detections.labels[-2] == "egg_on_wasabi"
     # The notice names the box it read back, for a game to mark it.
     assert settled.notices[0].boxes == (len(detections) - 2,)
@@ -827,11 +827,11 @@ def test_low_confidence_warning_and_threshold() -> None:
         )
     )
     assert nonzero(reading) == {"tempura": 1, "salmon": 1, "maki_2": 1}
-    assert reading.texts == [
+    assert reading.warning_texts == [
         "2 cards read with under 50% certainty (salmon nigiri, maki of 2 rolls): check them"
     ]
     one = read_tally(boxes(("egg", [0, 0, 630, 880], 0.49)))
-    assert one.texts == ["1 card read with under 50% certainty (egg nigiri): check it"]
+    assert one.warning_texts == ["1 card read with under 50% certainty (egg nigiri): check it"]
 
 
 def test_a_nigiri_read_with_doubt_between_nigiri_kinds_is_pointed_out() -> None:
@@ -848,12 +848,12 @@ def test_a_nigiri_read_with_doubt_between_nigiri_kinds_is_pointed_out() -> None:
         doubt=[0.14, NIGIRI_DOUBT - 0.01, NIGIRI_DOUBT, np.nan],
     )
     reading = read_tally(doubted)
-    assert reading.texts == [
+    assert reading.warning_texts == [
         "2 nigiri may be another kind: salmon nigiri (another kind 14% likely), "
         "squid nigiri (another kind 10% likely); "
         "check the dishes in their top-left corners"
     ]
-    assert read_tally(found).warnings == []  # a reviewer's boxes carry no doubt
+    assert read_tally(found).remarks == []  # a reviewer's boxes carry no doubt
 
 
 def test_a_maki_read_with_doubt_about_its_rolls_is_pointed_out_apart_from_nigiri() -> None:
@@ -865,7 +865,7 @@ def test_a_maki_read_with_doubt_about_its_rolls_is_pointed_out_apart_from_nigiri
     )
     doubt = [0.18, MAKI_DOUBT - 0.01, 0.12, MAKI_DOUBT]
     reading = read_tally(Detections(found.xyxy, found.confidence, found.class_id, doubt=doubt))
-    assert reading.texts == [
+    assert reading.warning_texts == [
         "1 nigiri may be another kind: egg nigiri (another kind 12% likely); "
         "check the dish in its top-left corner",
         "2 maki may show another number of rolls: maki of 2 rolls (another number 18% likely), "
@@ -873,7 +873,7 @@ def test_a_maki_read_with_doubt_about_its_rolls_is_pointed_out_apart_from_nigiri
         "count the small rolls in their top-left corners",
     ]
     one = Detections(found.xyxy[:2], found.confidence[:2], found.class_id[:2], doubt=[0.3, 0])
-    assert read_tally(one).texts == [
+    assert read_tally(one).warning_texts == [
         "1 maki may show another number of rolls: maki of 2 rolls (another number 30% likely); "
         "count the small rolls in its top-left corner"
     ]
@@ -884,7 +884,7 @@ def test_thresholds_are_options() -> None:
     assert read_tally(detections).cards == 0
     reading = read_tally(detections, min_confidence=0.1, low_confidence=0.15)
     assert reading.cards == 1
-    assert reading.warnings == []
+    assert reading.remarks == []
 
 
 def test_deck_warnings() -> None:
@@ -901,7 +901,7 @@ def test_deck_warnings() -> None:
         "egg_on_wasabi": 1,
         "chopsticks": 5,
     }
-    assert reading.texts == [
+    assert reading.warning_texts == [
         "this collection holds 7 wasabi (loose and under a nigiri), the deck has only 6",
         "this collection holds 5 chopsticks, the deck has only 4",
     ]
@@ -912,8 +912,8 @@ def test_empty_detections() -> None:
     assert reading.tally == Tally()
     assert reading.cards == 0
     assert reading.stacks == []
-    assert reading.warnings == [NO_CARDS]
-    assert read_tally(Detections.empty(), players=2).texts == [
+    assert reading.remarks == [NO_CARDS]
+    assert read_tally(Detections.empty(), players=2).warning_texts == [
         NO_CARDS.text,
         "this collection has 0 cards, the hand size for 2 players is 10: "
         "10 cards were probably missed",
@@ -981,8 +981,8 @@ def test_a_stack_seen_only_by_its_strip_is_pointed_out() -> None:
     asked = dataclasses.replace(found, wasabi_under=under)
     reading = read_tally(asked)
     assert nonzero(reading) == {"salmon_on_wasabi": 1, "tempura": 1}
-    assert reading.texts == [
+    assert reading.warning_texts == [
         "1 stack seen only by the strip above its nigiri (salmon nigiri): check that it is "
         "a wasabi's top (its green icon), not another yellow card's"
     ]
-    assert read_tally(found).warnings == []
+    assert read_tally(found).remarks == []

@@ -18,7 +18,7 @@ import numpy as np
 from scoring import Tally, score_round
 from scoring.cards import CARD_KINDS, STACKS, TALLY_KEYS
 from vision.boxes import ious
-from vision.notices import ReadingWarning, note_texts, warning_texts, warns
+from vision.notices import Remark, note_texts, warning_texts, warns
 from vision.photo import boxes_turned_back, load_photo_file
 from vision.pipeline import Detector, read_settled
 
@@ -40,14 +40,14 @@ class PhotoResult:
     predicted: Tally
     meta: dict[str, Any]
     seconds: float
-    warnings: tuple[ReadingWarning, ...] = ()  # the reading's, in order
+    remarks: tuple[Remark, ...] = ()  # the reading's warnings and notes, in order
     turned: int = 0  # degrees clockwise the photo was read turned
 
     @property
     def warned(self) -> bool:
         """Whether the reviewer was told to look: a warning, not only notes (the turn's
         says why a photo shows turned, not that it reads wrong)."""
-        return any(map(warns, self.warnings))
+        return any(map(warns, self.remarks))
 
     @property
     def exact(self) -> bool:
@@ -131,8 +131,8 @@ class Report:
                 "photo": r.name,
                 "read_and_true": r.differences(),
                 "hard": [name for name, test in HARD.items() if test(r.meta)],
-                "warnings": warning_texts(r.warnings),
-                "notes": note_texts(r.warnings),
+                "warnings": warning_texts(r.remarks),
+                "notes": note_texts(r.remarks),
             }
             for r in misread
         ]
@@ -203,7 +203,7 @@ def evaluate(
                 reading.tally,
                 item.truth["meta"],
                 seconds,
-                tuple(reading.warnings),
+                tuple(reading.remarks),
                 reading.turn,
             )
         )
