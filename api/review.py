@@ -334,7 +334,7 @@ def assess(
         kept = [ids[i] for i in reading.source]
         counted = frozenset(kept)
         named = {ident for _, ids in standing for ident in ids}
-        to_check = frozenset(kept[i] for i in reading.to_check) | named
+        to_check = frozenset(ids[i] for i in reading.to_check) | named
         pairs = [(kept[w], kept[n]) for w, n in reading.stacks]
         pairs += [(ids[w], kept[n]) for w, n in reading.strips]
         for wasabi, nigiri in pairs:

@@ -87,7 +87,8 @@ def tags(reading: Reading) -> list[Tag]:
     detections = reading.detections
     under = {wasabi: nigiri for wasabi, nigiri in reading.stacks}
     on = {nigiri: wasabi for wasabi, nigiri in reading.stacks}
-    checked = set(reading.to_check)
+    named = set(reading.to_check)  # indices in the detections read: `source` maps them
+    checked = {index for index, read in enumerate(reading.source) if int(read) in named}
     result = []
     for index, (box, class_id, confidence) in enumerate(
         zip(detections.xyxy, detections.class_id, detections.confidence, strict=True)

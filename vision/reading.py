@@ -122,9 +122,6 @@ class Reading:
         wasabi strip taken as part of a stack box over it (not counted of its own).
     turn: degrees clockwise the photo was turned to read its cards upright
         (vision/pipeline.py); the boxes are in the photo so turned.
-    to_check: indices into `detections` of the boxes a warning points at (read with low
-        confidence, a kind doubted, a stack's nigiri seen only by the strip above it),
-        so that a review screen can mark them.
     """
 
     tally: Tally
@@ -136,7 +133,6 @@ class Reading:
     source: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     strips: list[tuple[int, int]] = field(default_factory=list)
     turn: int = 0
-    to_check: list[int] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """The body of POST /api/v1/detect (design.md), with `turned`: the degrees
@@ -164,6 +160,15 @@ class Reading:
     def notices(self) -> list[Notice]:
         """What vision alone noticed (the remarks less the collection's problems)."""
         return [remark for remark in self.remarks if isinstance(remark, Notice)]
+
+    @property
+    def to_check(self) -> list[int]:
+        """The boxes a warning names (Notice.boxes: read with low confidence, a kind
+        doubted, a stack's nigiri seen only by the strip above it, what the hand size
+        settled or left unsure), by their index in the detections read, so that a review
+        screen can mark them."""
+        named = {box for notice in self.notices if notice.warns for box in notice.boxes}
+        return sorted(named)
 
     @property
     def problems(self) -> list[Problem]:
@@ -207,22 +212,33 @@ def read_tally(
     low = _low_confidence(final, low_confidence)
     doubted = [_doubted(final, doubt) for doubt in _DOUBTS]
     strip_only = _strip_only(final, stacks)
+    source = kept_source[keep]
+    # Each notice names its boxes as the hand size's do: by their index in `detections`.
     warnings: list[Remark] = [
         *([NO_CARDS] if not cards else []),
         *(
-            [notices.low_confidence([final.labels[i] for i in low], low_confidence)]
+            [
+                notices.low_confidence([final.labels[i] for i in low], low_confidence).about(
+                    source[low]
+                )
+            ]
             if len(low)
             else []
         ),
         *(
-            notices.doubt(doubt.code, [(final.labels[i], float(final.doubts[i])) for i in boxes])
+            notices.doubt(
+                doubt.code, [(final.labels[i], float(final.doubts[i])) for i in boxes]
+            ).about(source[boxes])
             for doubt, boxes in zip(_DOUBTS, doubted, strict=True)
             if boxes
         ),
-        *([notices.strip_only([final.labels[n] for n in strip_only])] if strip_only else []),
+        *(
+            [notices.strip_only([final.labels[n] for n in strip_only]).about(source[strip_only])]
+            if strip_only
+            else []
+        ),
         *check_collection(tally, players=players),
     ]
-    to_check = sorted({*low.tolist(), *(i for boxes in doubted for i in boxes), *strip_only})
     return Reading(
         tally=tally,
         detections=final,
@@ -230,9 +246,8 @@ def read_tally(
         remarks=warnings,
         cards=cards,
         lone_stacks=lone,
-        source=kept_source[keep],
+        source=source,
         strips=strips,
-        to_check=to_check,
     )
 
 

@@ -152,8 +152,8 @@ def test_the_panel_moves_off_cards_in_the_top_left_corner() -> None:
 def test_a_long_warning_is_wrapped_to_the_photo_not_cut() -> None:
     style = _Style(800)
     text = (
-        "1 nigiri read as plain though the stack check saw a wasabi under it (squid nigiri, "
-        "odds 1.00) and no wasabi's top was found: check whether one shows above it"
+        "1 nigiri read as plain though the stack check saw a wasabi under it (squid nigiri: "
+        "99% likely) and no wasabi's top was found: check whether one shows above it"
     )
     lines = wrap(text, style, 300)
     assert len(lines) >= 3
@@ -227,6 +227,11 @@ def test_tags_with_no_room_to_move_stay_inside_the_photo() -> None:
 
 
 def test_a_box_a_warning_points_at_asks_in_its_tag() -> None:
-    """The tempura read at 42 % is warned of: its tag ends in "?", as on the review page."""
+    """The tempura read at 42 % is warned of: its tag ends in "?", as on the review page,
+    also where a box under the reading's floor came before it (the warning names boxes by
+    their index in the detections read, the tags by theirs in the reading)."""
     reading = read_tally(STACK_AND_TEMPURA)
+    assert [tag.text for tag in tags(reading)] == ["Salmon on wasabi 80%", "Tempura 42% ?"]
+    unread = detections(("dumpling", [100, 366, 289, 630], 0.1))
+    reading = read_tally(Detections.merge([unread, STACK_AND_TEMPURA]))
     assert [tag.text for tag in tags(reading)] == ["Salmon on wasabi 80%", "Tempura 42% ?"]

@@ -27,15 +27,24 @@ def codes(warnings: list[Notice | Problem]) -> list[str]:
     return [warning.code for warning in warnings]
 
 
-def test_a_low_confidence_box_gives_a_low_confidence_notice() -> None:
+def test_a_low_confidence_box_gives_a_low_confidence_notice_naming_it() -> None:
+    """The notice names the egg by its index in the detections read (2), not in the
+    reading's own (1: the box under the reading's floor is not read)."""
     reading = read_tally(
-        boxes(("tempura", [0, 0, 630, 880], 0.9), ("egg", [700, 0, 1330, 880], 0.4))
+        boxes(
+            ("dumpling", [0, 1000, 630, 1880], 0.1),
+            ("tempura", [0, 0, 630, 880], 0.9),
+            ("egg", [700, 0, 1330, 880], 0.4),
+        )
     )
     assert codes(reading.remarks) == [NoticeCode.LOW_CONFIDENCE]
     (notice,) = reading.notices
     assert notice == Notice(
-        NoticeCode.LOW_CONFIDENCE, "1 card read with under 50% certainty (egg nigiri): check it"
+        NoticeCode.LOW_CONFIDENCE,
+        "1 card read with under 50% certainty (egg nigiri): check it",
+        boxes=(2,),
     )
+    assert reading.to_check == [2] and reading.detections.labels[1] == "egg"
     assert reading.problems == []
 
 
