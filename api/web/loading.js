@@ -4,7 +4,7 @@
 import { Api, ApiError } from "./api.js";
 import { h, root, show } from "./dom.js";
 import { memory } from "./memory.js";
-import { app, readRoute, selectedRound } from "./state.js";
+import { app, readRoute, selectedRound, takeTokenFromLink } from "./state.js";
 import { closeSheet, sheet, toast } from "./sheet.js";
 import { renderHome } from "./home.js";
 import { render } from "./game.js";
@@ -20,8 +20,9 @@ export async function load() {
     renderHome();
     return;
   }
-  if (!app.api || app.api.gameId !== app.route.game) {
-    app.api = new Api(app.route.game, memory.token(app.route.game));
+  const token = memory.token(app.route.game) || null;
+  if (!app.api || app.api.gameId !== app.route.game || app.api.token !== token) {
+    app.api = new Api(app.route.game, token);
     app.game = null;
     app.photoCache = { id: null, svg: null };
   }
@@ -128,8 +129,14 @@ export function startPolling() {
   window.addEventListener("online", () => (app.game ? poll() : load()));
   // Back leaves the screen a sheet was opened on: the sheet goes with it, not left open
   // over the next screen, its choices aimed at a review no longer shown.
+  // An edit link opened where its game's view link is shown changes only the fragment:
+  // its token is taken then too.
   window.addEventListener("popstate", () => {
+    takeTokenFromLink();
     closeSheet();
     load();
+  });
+  window.addEventListener("hashchange", () => {
+    if (takeTokenFromLink()) load();
   });
 }

@@ -52,24 +52,27 @@ export function routeUrl(route) {
   return text ? `/?${text}` : "/";
 }
 
-export function go(route, { replace = false } = {}) {
+// Another screen opens at its top: a page scrolled to "Go to round 2" had opened the next
+// review halfway down its photo, the hand check and the warnings above the screen.
+export async function go(route, { replace = false } = {}) {
   history[replace ? "replaceState" : "pushState"]({}, "", routeUrl(route));
   app.drawMode = false;
   app.confirmReopen = false;
   app.recordProblems = null;
-  return load();
+  await load();
+  window.scrollTo(0, 0);
 }
 
 // An edit link carries the token in its fragment (never sent to the server): keep it on
-// this phone and take it out of the address bar.
+// this phone and take it out of the address bar. Whether there was one to take.
 export function takeTokenFromLink() {
   const fragment = new URLSearchParams(location.hash.replace(/^#/, ""));
   const token = fragment.get("edit");
   const route = readRoute();
-  if (token && route.game) {
-    memory.setToken(route.game, token);
-    history.replaceState({}, "", routeUrl(route));
-  }
+  if (!token || !route.game) return false;
+  memory.setToken(route.game, token);
+  history.replaceState({}, "", routeUrl(route));
+  return true;
 }
 
 export function selectedRound(game = app.game, route = app.route) {

@@ -151,6 +151,35 @@ def test_notifications_after_recording_cover_no_control_and_go(server: Server, p
 # --- a new photo over cards a person has checked ------------------------------------------
 
 
+def test_the_next_screen_opens_at_its_top(server: Server, phone: Any) -> None:
+    """ "Go to round 2", tapped at the foot of round 1, opens round 2 at its top, and a
+    player's photo sent from there opens the review at its top (the hand check and the
+    warnings in view); before, each kept the page scrolled as far as it had been."""
+    game = new_game(server, ["Ana", "Ben"])
+    hand = {"tempura": 4, "sashimi": 3, "dumpling": 3}
+    confirm_counts(server, game, 1, hand)
+    confirm_counts(server, game, 2, {**hand, "tempura": 2, "pudding": 2})
+    page = phone
+    page.goto(edit_url(server, game))
+    page.get_by_test_id("record-round").tap()
+    page.get_by_test_id("round-scores").wait_for()
+    idle(page)
+    page.evaluate("() => scrollTo(0, document.body.scrollHeight)")
+    assert page.evaluate("() => scrollY") > 100
+    page.get_by_test_id("next-round").evaluate("(b) => b.click()")  # where it lies
+    page.wait_for_url("**round=2**")
+    idle(page)
+    assert page.evaluate("() => scrollY") == 0
+    page.evaluate("() => scrollTo(0, document.body.scrollHeight)")
+    server.detector.register((700, 900), boxes_for(["tempura"] * 10, width=700, height=900))
+    page.get_by_test_id("camera-1").set_input_files(
+        {"name": "cards.jpg", "mimeType": "image/jpeg", "buffer": jpeg((700, 900))}
+    )
+    page.get_by_test_id("hand-check").wait_for()
+    idle(page)
+    assert page.evaluate("() => scrollY") == 0
+
+
 def test_a_round_that_does_not_add_up_says_so_once(server: Server, phone: Any) -> None:
     """Two hands of 10 tempura: the deck has 14. The round lists the problem; once Record
     is refused, its box says it, and the list above goes."""
@@ -1165,6 +1194,20 @@ def test_the_standings_offer_the_score_sheet(server: Server, phone: Any) -> None
         assert [int(v) for v in row[2:5]] == player["rounds"]
         assert int(row[-2]) == player["total"]
         assert row[-1] == ("winner" if player["name"] in standings["winners"] else "")
+
+
+def test_an_edit_link_opened_over_its_view_link_can_edit(server: Server, phone: Any) -> None:
+    """The edit link opened in a tab that shows the same game's view link differs only
+    in its fragment: the page takes its token then too, without a reload."""
+    page = phone
+    game = new_game(server, ["Ana", "Ben"])
+    page.goto(f"{server.url}/?game={game['id']}")
+    page.get_by_test_id("view-only").wait_for()
+    page.evaluate("(url) => { window.stayed = true; location.href = url; }", edit_url(server, game))
+    page.get_by_test_id("camera-1").wait_for(state="attached")  # a player's photo input
+    assert page.get_by_test_id("view-only").count() == 0
+    assert page.evaluate("() => window.stayed") is True  # the same page: no reload
+    assert "#edit" not in page.url  # the token is kept on the phone, not in the address
 
 
 def test_a_change_made_elsewhere_meanwhile_says_so_within_the_bar(
