@@ -153,14 +153,19 @@ def unsure_stacks(nigiri: Sequence[tuple[str, float]]) -> Notice:
     """The nigiri (label, the stack check's odds of a wasabi under it) read as plain though
     the check called them on a wasabi: no wasabi box was found under them, and no hand
     size settled them."""
-    one = len(nigiri) == 1
-    which = ", ".join(f"{said(label)}: {_likely(odds)}" for label, odds in nigiri)
-    return Notice(
-        NoticeCode.UNSURE_STACK,
-        f"{len(nigiri)} nigiri read as plain though the stack check saw a wasabi under "
-        f"{'it' if one else 'them'} ({which}) and no wasabi's top was found: check whether "
-        f"one shows above {'it' if one else 'each'}",
-    )
+    if len(nigiri) == 1:
+        ((label, odds),) = nigiri
+        text = (
+            f"one {said(label)} read as plain, though it may lie on a wasabi ({_likely(odds)}) "
+            "whose top was not found: check whether a wasabi shows above it"
+        )
+    else:
+        which = ", ".join(f"{said(label)} {_likely(odds)}" for label, odds in nigiri)
+        text = (
+            f"{len(nigiri)} nigiri read as plain, though they may lie on a wasabi ({which}) "
+            "whose top was not found: check whether a wasabi shows above each"
+        )
+    return Notice(NoticeCode.UNSURE_STACK, text)
 
 
 def read_on_wasabi(nigiri: str, odds: float) -> Notice:

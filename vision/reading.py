@@ -210,7 +210,9 @@ def read_tally(
     tally = count_tally(final.labels, stacks)
     cards = tally.cards
     low = _low_confidence(final, low_confidence)
-    doubted = [_doubted(final, doubt) for doubt in _DOUBTS]
+    # A box already asked about for its low confidence is not asked again of its kind: two
+    # percentages of one box, its certainty and another kind's odds, read as a contradiction.
+    doubted = [[i for i in _doubted(final, doubt) if i not in low] for doubt in _DOUBTS]
     strip_only = _strip_only(final, stacks)
     source = kept_source[keep]
     # Each notice names its boxes as the hand size's do: by their index in `detections`.

@@ -23,8 +23,8 @@ ON_WASABI = (
     "it 97% likely): check that one is there"
 )
 UNSURE = (
-    "1 nigiri read as plain though the stack check saw a wasabi under it (squid nigiri: "
-    "96% likely) and no wasabi's top was found: check whether one shows above it"
+    "one squid nigiri read as plain, though it may lie on a wasabi (96% likely) whose top "
+    "was not found: check whether a wasabi shows above it"
 )
 
 

@@ -17,6 +17,7 @@ from vision.notices import (
     looked_closer,
     remark_text,
     turned,
+    unsure_stacks,
     warns,
 )
 from vision.pipeline import read_turned
@@ -150,3 +151,16 @@ def test_a_stack_only_the_check_called_is_judged_by_the_settling() -> None:
     assert settle_hand_size(asked, None).reading.tally.salmon == 1
     reviewers = settle_hand_size(found, None)
     assert reviewers.reading.tally.salmon_on_wasabi == 1 and reviewers.notices == []
+
+
+def test_nigiri_read_plain_that_may_lie_on_a_wasabi_are_said_in_a_players_words() -> None:
+    """No "stack check" and no bare "odds": what may be so, how likely, and what to look
+    at; for one nigiri and for more."""
+    assert unsure_stacks([("squid", 0.97)]).text == (
+        "one squid nigiri read as plain, though it may lie on a wasabi (97% likely) whose top "
+        "was not found: check whether a wasabi shows above it"
+    )
+    assert unsure_stacks([("squid", 0.97), ("egg", 0.999)]).text == (
+        "2 nigiri read as plain, though they may lie on a wasabi (squid nigiri 97% likely, egg "
+        "nigiri 99% likely) whose top was not found: check whether a wasabi shows above each"
+    )

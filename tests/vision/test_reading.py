@@ -682,9 +682,8 @@ def test_without_the_hand_size_a_stack_on_the_checks_word_alone_is_read_plain_an
         settled = settle_hand_size(detections, None)
         assert nonzero(settled.reading)["salmon"] == 1 and settled.reading.cards == 5
         assert settled.reading.warning_texts == [
-            f"1 nigiri read as plain though the stack check saw a wasabi under it (salmon "
-            f"nigiri: {shown} likely) and no wasabi's top was found: check whether one shows "
-            "above it"
+            f"one salmon nigiri read as plain, though it may lie on a wasabi ({shown} likely) "
+            "whose top was not found: check whether a wasabi shows above it"
         ]
         assert settled.notices == settled.reading.remarks
 
@@ -877,6 +876,22 @@ def test_a_maki_read_with_doubt_about_its_rolls_is_pointed_out_apart_from_nigiri
         "1 maki may show another number of rolls: maki of 2 rolls (another number 30% likely); "
         "count the small rolls in its top-left corner"
     ]
+
+
+def test_a_box_asked_about_for_its_low_confidence_is_not_asked_of_its_kind_too() -> None:
+    """A salmon read at 30 % that the classifier gave another kind 12 % is asked about
+    once, as read with low confidence: beside it, "another kind 12% likely" read as a
+    contradiction of the box's own 30 %. A sure egg's doubt is still said; both are marked."""
+    found = boxes(("salmon", [0, 0, 630, 880], 0.3), ("egg", [700, 0, 1330, 880], 0.9))
+    reading = read_tally(
+        Detections(found.xyxy, found.confidence, found.class_id, doubt=[0.12, 0.2])
+    )
+    assert reading.warning_texts == [
+        "1 card read with under 50% certainty (salmon nigiri): check it",
+        "1 nigiri may be another kind: egg nigiri (another kind 20% likely); "
+        "check the dish in its top-left corner",
+    ]
+    assert reading.to_check == [0, 1]
 
 
 def test_thresholds_are_options() -> None:
