@@ -473,7 +473,7 @@ function standingsPanel() {
     h(
       "thead",
       {},
-      h("tr", {}, h("th", { scope: "col" }, "Player"), roundHeads, h("th", { scope: "col" }, "Pudding"), h("th", { scope: "col" }, "Total")),
+      h("tr", {}, h("th", { scope: "col" }, "Player"), roundHeads, h("th", { scope: "col" }, "Pudding"), h("th", { scope: "col", "data-col": "total" }, "Total")),
     ),
     h(
       "tbody",
@@ -491,9 +491,9 @@ function standingsPanel() {
           { class: st.winners.includes(p.name) ? "win" : "", "data-testid": `standing-${i + 1}` },
           h(
             "th",
-            { scope: "row" },
+            { scope: "row", title: p.name },
             h("span", { class: "dot", style: `background:${SEAT_COLOURS[i % SEAT_COLOURS.length]}` }),
-            p.name,
+            h("span", { class: "name" }, p.name),
           ),
           cells,
           h("td", { "data-col": "dessert", "data-points": p.dessert, "data-puddings": p.puddings }, dessert),

@@ -1138,7 +1138,7 @@ def test_the_standings_offer_the_score_sheet(server: Server, phone: Any) -> None
     """A "Score sheet (CSV)" link under the standings, there for the view link too: it
     downloads the game's sheet, every round and total in it."""
     game = httpx.post(
-        f"{server.url}/api/v1/games", json={"players": ["Ana", "Ben"], "rounds": 3}
+        f"{server.url}/api/v1/games", json={"players": ["Ana", "Bartholomew"], "rounds": 3}
     ).json()
     play_through_the_api(server, game)
     standings = httpx.get(f"{server.url}/api/v1/games/{game['id']}/standings").json()
@@ -1151,40 +1151,41 @@ def test_the_standings_offer_the_score_sheet(server: Server, phone: Any) -> None
     assert link.bounding_box()["height"] >= 44
     # Each recorded round's head opens that round: a tap 21 px above or below its centre
     # reaches it (a finger's height), and 15 px either side (its narrow column's width),
-    # and the table still fits the screen at 390 px, total and all.
+    # once scrolled into view between the names and the totals.
     reached = page.locator(".standings-table th .link").evaluate_all(
         """(ls) => ls.map((l) => {
+          l.scrollIntoView({ block: "center", inline: "center" });
           const r = l.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
           return [[x - 15, y], [x + 15, y], [x, y - 21], [x, y + 21]].every(
             ([px, py]) => document.elementFromPoint(px, py) === l);
         })"""
     )
     assert reached == [True, True, True], reached
-    # At 320 px it does not: its frame is shaded on the side where more of it lies, the
-    # right as it opens, the left once scrolled to its end.
+    page.locator(".standings-table").evaluate("(t) => t.parentElement.scrollTo(0, 0)")
+    # Wider than a phone (a long name, and at 320 px any), the table scrolls between the
+    # names and the totals, both kept in view, each shaded at its edge while more of the
+    # table lies beyond it.
     frame = ".table-frame:has(.standings-table)"
     scroller = page.locator(f"{frame} .table-scroll")
-    wider = scroller.evaluate("(s) => s.scrollWidth > s.clientWidth")
-    assert wider == (page.viewport_size["width"] < 390)
-    # The names stay in view as it scrolls, their column then shaded at its edge.
+    assert scroller.evaluate("(s) => s.scrollWidth > s.clientWidth")
     shaded = (
-        "([frame, more, right, left]) => {"
-        "  const f = document.querySelector(frame);"
-        "  const names = f.querySelector('tbody th');"
+        "([frame, more, names_shaded, totals_shaded]) => {"
+        "  const f = document.querySelector(frame), box = f.getBoundingClientRect();"
+        "  const names = f.querySelector('tbody th'), total = f.querySelector('td.total');"
+        "  const shade = (cell, side) => getComputedStyle(cell, side).opacity;"
         "  return f.dataset.more === more"
-        "    && getComputedStyle(f, '::after').opacity === right"
-        "    && getComputedStyle(names, '::after').opacity === left"
-        "    && names.getBoundingClientRect().left >= f.getBoundingClientRect().left;"
+        "    && shade(names, '::after') === names_shaded"
+        "    && shade(total, '::before') === totals_shaded"
+        "    && names.getBoundingClientRect().left >= box.left"
+        "    && total.getBoundingClientRect().right <= box.right"
+        "    && box.right <= innerWidth;"
         "}"
     )
-    if wider:
-        page.wait_for_function(shaded, arg=[frame, "right", "1", "0"], timeout=2000)
-        scroller.evaluate("(s) => s.scrollTo(s.scrollWidth, 0)")
-        page.wait_for_function(shaded, arg=[frame, "left", "0", "1"], timeout=2000)
-        total = page.locator(f"{frame} td[data-col=total]").first.bounding_box()
-        assert total["x"] + total["width"] <= page.viewport_size["width"]
-    else:
-        page.wait_for_function(shaded, arg=[frame, "", "0", "0"], timeout=2000)
+    page.wait_for_function(shaded, arg=[frame, "right", "0", "1"], timeout=2000)
+    scroller.evaluate("(s) => s.scrollTo(s.scrollWidth, 0)")
+    page.wait_for_function(shaded, arg=[frame, "left", "1", "0"], timeout=2000)
+    long = page.locator(f"{frame} tbody th[title=Bartholomew]")
+    assert long.locator(".name").evaluate("(n) => n.scrollWidth > n.clientWidth")  # cut
     with page.expect_download() as download:
         link.tap()
     text = Path(download.value.path()).read_bytes().decode("utf-8-sig")
