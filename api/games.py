@@ -21,9 +21,20 @@ from api.models import Collection, Game, Player, Round
 from api.tokens import hash_token, new_token
 from scoring import GameRules, check_names
 
+# A game's code is read aloud and typed on another phone: lowercase letters and digits
+# with no look-alikes (Crockford's base 32, without i, l, o and u), 12 of them (60 bits).
+# The page reads a typed O as 0 and an I or L as 1 (api/web/state.js typedCode).
+CODE_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
+CODE_LENGTH = 12
+
 ROUND_OPEN = "open"
 ROUND_RECORDED = "recorded"
 ROUND_REOPENED = "reopened"
+
+
+def new_code() -> str:
+    """A new game's code (CODE_ALPHABET)."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
 def create_game(
@@ -39,7 +50,7 @@ def create_game(
     rules = GameRules(len(names), rounds=rounds, pass_both_ways=pass_both_ways)
     token = new_token()
     game = Game(
-        id=secrets.token_urlsafe(9),
+        id=new_code(),
         title=title,
         token_hash=hash_token(token),
         rounds=rules.rounds,

@@ -4,7 +4,7 @@
 import { BREAKDOWN, CATEGORIES, HAND_SIZE, SEAT_COLOURS, inWords } from "./cards.js";
 import { totalsChart } from "./chart.js";
 import { h, listNames, plural, scrolling, show } from "./dom.js";
-import { app, canEdit, go, routeUrl } from "./state.js";
+import { app, canEdit, go, routeUrl, shownCode } from "./state.js";
 import { snapshot } from "./loading.js";
 import { recordRound, reopenRound } from "./writes.js";
 import { photoInputs } from "./upload.js";
@@ -32,7 +32,7 @@ function gameHeader() {
         "p",
         { class: "hint" },
         `${plural(game.rounds, "round")} · ${HAND_SIZE[names.length]} cards per hand · code `,
-        h("strong", { class: "code", "data-testid": "game-code" }, game.id),
+        h("strong", { class: "code", "data-testid": "game-code" }, shownCode(game.id)),
         canEdit() ? null : h("span", { class: "chip muted", "data-testid": "view-only" }, "view only"),
       ),
     ),
@@ -75,7 +75,7 @@ function sharePanel() {
     "section",
     { class: "panel share", "data-testid": "share-panel" },
     h("h2", {}, "Share this game"),
-    h("p", {}, "Game code: ", h("strong", { class: "code big" }, game.id)),
+    h("p", {}, "Game code: ", h("strong", { class: "code big" }, shownCode(game.id))),
     canEdit()
       ? linkRow(
           "Edit link: anyone with it can take photos and change scores",

@@ -1,12 +1,12 @@
 // The home page: start a game, join one by code or link, the games this phone knows and
 // its players' statistics.
 
-import { Api } from "./api.js";
+import { Api, ApiError } from "./api.js";
 import { HAND_SIZE, MAX_ROUNDS } from "./cards.js";
 import { formatAverage, playerStats } from "./stats.js";
 import { h, listNames, plural, scrolling, show } from "./dom.js";
 import { memory } from "./memory.js";
-import { GAME_ID, app, go, routeUrl } from "./state.js";
+import { GAME_ID, app, go, routeUrl, typedCode } from "./state.js";
 
 export function renderHome(message) {
   document.title = "Sushi Go! scorer";
@@ -95,23 +95,25 @@ export function renderHome(message) {
     }
   };
 
-  const join = (event) => {
+  const join = async (event) => {
     event.preventDefault();
     const text = event.target.code.value.trim();
     let id = text;
     let token = null;
+    let typed = null;
     try {
       const url = new URL(text);
       id = url.searchParams.get("game") || "";
       token = new URLSearchParams(url.hash.replace(/^#/, "")).get("edit");
     } catch {
-      /* a bare code */
+      typed = typedCode(text); // a bare code, typed by eye
     }
-    if (!GAME_ID.test(id)) {
+    if (!GAME_ID.test(id) && !typed) {
       joinError.textContent = "That is not a game code or link.";
       joinError.hidden = false;
       return;
     }
+    if (typed && typed !== id) id = GAME_ID.test(id) ? await foundOf(id, typed) : typed;
     if (token) memory.setToken(id, token);
     go({ game: id });
   };
@@ -155,10 +157,10 @@ export function renderHome(message) {
         "label",
         { class: "field" },
         "Game code or link",
-        h("input", { type: "text", name: "code", autocomplete: "off", required: true }),
+        h("input", { type: "text", name: "code", autocomplete: "off", required: true, "data-testid": "join-code" }),
       ),
       joinError,
-      h("button", { type: "submit", class: "button wide" }, "Open the game"),
+      h("button", { type: "submit", class: "button wide", "data-testid": "join" }, "Open the game"),
     ),
   );
   addName();
@@ -268,4 +270,18 @@ function playerStatsPanel(recent) {
       app.loading -= 1;
     });
   return panel;
+}
+
+// Of a code as typed and as read by eye (typedCode), the one a game has: an older game's
+// code may hold capitals and look-alikes of its own. As typed where neither is known.
+async function foundOf(asTyped, read) {
+  for (const id of [asTyped, read]) {
+    try {
+      await new Api(id).readGame();
+      return id;
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 404)) break;
+    }
+  }
+  return asTyped;
 }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -18,6 +19,8 @@ def test_create_game_returns_id_token_and_state(client: TestClient) -> None:
     assert response.status_code == 201, response.text
     game = response.json()
     assert response.headers["location"] == f"/api/v1/games/{game['id']}"
+    # A code to read aloud: 12 lowercase letters and digits, none a look-alike (O, I, L).
+    assert re.fullmatch(r"[0-9a-hjkmnp-tv-z]{12}", game["id"]), game["id"]
     assert len(game["edit_token"]) >= 30
     assert [p["name"] for p in game["players"]] == ["Ana", "Ben", "Cy", "Dee"]
     assert [p["seat"] for p in game["players"]] == [1, 2, 3, 4]

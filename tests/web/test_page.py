@@ -262,7 +262,7 @@ def test_a_whole_game_on_a_phone(server: Server, browser: Any, photos: list[list
     page.get_by_test_id("start-game").click()
     share = page.get_by_test_id("share-panel")
     share.wait_for()
-    game_id = page.get_by_test_id("game-code").inner_text()
+    game_id = page.get_by_test_id("game-code").inner_text().replace(" ", "")  # in fours
     edit_link = page.get_by_test_id("edit-link").input_value()
     view_link = page.get_by_test_id("view-link").input_value()
     assert re.search(rf"\?game={game_id}#edit=.+", edit_link), edit_link

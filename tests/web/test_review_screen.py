@@ -1036,6 +1036,28 @@ def play_through_the_api(
         recorded.raise_for_status()
 
 
+def test_a_game_code_read_aloud_and_typed_by_eye_opens_its_game(server: Server, phone: Any) -> None:
+    """The code is shown in groups of four, on one line, with no look-alikes in it; typed
+    back in capitals, with an O for each 0, an I for each 1 and its spaces, it opens the
+    game; what is no code is said to be none."""
+    page = phone
+    game = new_game(server, ["Ana", "Ben"])
+    page.goto(f"{server.url}/?game={game['id']}")
+    shown = page.get_by_test_id("game-code")
+    assert shown.inner_text() == " ".join(game["id"][k : k + 4] for k in (0, 4, 8))
+    assert shown.evaluate("(e) => e.getClientRects().length") == 1  # one line
+    typed = shown.inner_text().upper().replace("0", "O").replace("1", "I")
+    page.goto(server.url)
+    page.get_by_test_id("join-code").fill(f"  {typed} ")
+    page.get_by_test_id("join").click()
+    page.wait_for_url(f"**game={game['id']}**")
+    page.get_by_test_id("game-code").wait_for()
+    page.goto(server.url)
+    page.get_by_test_id("join-code").fill("not a code!")
+    page.get_by_test_id("join").click()
+    assert page.get_by_role("alert").inner_text() == "That is not a game code or link."
+
+
 def test_the_home_page_lists_this_phones_games(server: Server, phone: Any) -> None:
     page = phone
     finished = httpx.post(
