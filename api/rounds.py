@@ -28,6 +28,7 @@ from api.models import Collection, Game, Round, RoundEvent
 from scoring import (
     GameResult,
     Problem,
+    ProblemCode,
     Tally,
     check_game,
     score_game,
@@ -117,14 +118,29 @@ def record_round(
 
 
 def round_problems(game: Game, number: int, tallies: list[Tally]) -> list[Problem]:
-    """This round's problems, and the game's (deck across rounds) with it in place."""
+    """This round's problems, and the game's (deck across rounds) with it in place: less
+    a kind over the deck in the other rounds already (recorded so, accepted) that this
+    round holds none of, which fixing this round cannot mend."""
     rounds = recorded_tallies(game)
     while len(rounds) < number:
         rounds.append([])
+    others = [r for i, r in enumerate(rounds) if r and i != number - 1]
     rounds[number - 1] = tallies
     rounds = [r for r in rounds if r]
-    problems = check_game(rounds, rules=rules_of(game), names=[p.name for p in game.players])
-    return [p for p in problems if p.round is None or p.round == number - 1]
+    names = [p.name for p in game.players]
+    problems = check_game(rounds, rules=rules_of(game), names=names)
+    already = {
+        p.category
+        for p in (check_game(others, rules=rules_of(game), names=names) if others else [])
+        if p.round is None and p.code == ProblemCode.DECK_LIMIT
+    }
+    held = {kind for tally in tallies for kind, n in tally.kinds_used().items() if n}
+    return [
+        p
+        for p in problems
+        if p.round == number - 1
+        or (p.round is None and not (p.category in already and p.category not in held))
+    ]
 
 
 def reopen_round(

@@ -10,6 +10,7 @@ messages count from 1 ("player 2" is index 1), as people at the table do.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar, Literal
 
 from scoring.cards import DECK_SIZE, HAND_SIZE, KIND_NAMES
@@ -167,6 +168,7 @@ class DeckLimitError(ScoringError):
         player: int | None = None,
         name: str | None = None,
         scope: DeckScope | None = None,
+        by_round: Sequence[int] = (),
     ) -> None:
         if scope is None:
             scope = "collection" if player is not None else "round"
@@ -188,7 +190,11 @@ class DeckLimitError(ScoringError):
             holder = "the rounds together hold"
         text = f"{_round_prefix(round)}{holder} {used} {label}, the deck has only {available}"
         if scope == "game":
-            text += " (discards are not reshuffled between rounds)"
+            # Where they lie, so that a player knows which round to fix: `by_round` holds
+            # each round's count, in order.
+            rounds = ", ".join(f"round {i}: {n}" for i, n in enumerate(by_round, 1) if n)
+            text += f" ({rounds}; " if rounds else " ("
+            text += "discards are not reshuffled between rounds)"
         super().__init__(text)
 
 

@@ -13,7 +13,7 @@ ScoringError and return the warnings, for callers that want exceptions.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
@@ -158,6 +158,7 @@ def _deck_findings(
     player: int | None = None,
     name: str | None = None,
     skip: Iterable[str] = (),
+    by_round: Sequence[Mapping[str, int]] = (),
 ) -> list[_Finding]:
     skipped = set(skip)
     findings = []
@@ -165,8 +166,9 @@ def _deck_findings(
         count = used.get(kind, 0)
         if count > DECK[kind] and kind not in skipped:
             error = DeckLimitError(
-                kind, count, DECK[kind], round, player=player, name=name, scope=scope
-            )
+                kind, count, DECK[kind], round, player=player, name=name, scope=scope,
+                by_round=[rnd.get(kind, 0) for rnd in by_round],
+            )  # fmt: skip
             findings.append(
                 _error(
                     error,
@@ -293,22 +295,31 @@ def _game_findings(
         findings.append(
             _error(error, ProblemCode.ROUND_COUNT, expected=rules.rounds, actual=len(table))
         )
-    used: Counter[str] = Counter()
+    by_round: list[Counter[str]] = []  # the cards of each kind each round used
     for index, tallies in enumerate(table):
         if len(tallies) != players and rules is not None:
             findings.append(_player_count(len(tallies), expected=players, round=index))
-            for tally in tallies:
-                used.update(_check_tally(tally).kinds_used())
+            by_round.append(_used(_check_tally(tally) for tally in tallies))
             continue
         round_findings = _round_findings(tallies, round=index, names=names)
         if rules is None:  # the player count is already reported for the whole game
             round_findings = [f for f in round_findings if f[0].code != ProblemCode.PLAYER_COUNT]
         findings += round_findings
-        for tally in tallies:
-            used.update(tally.kinds_used())
+        by_round.append(_used(tallies))
+    used = sum(by_round, Counter())
     flagged = {p.category for p, _ in findings if p.code == ProblemCode.DECK_LIMIT}
-    findings += _deck_findings(used, scope="game", round=None, skip=_kinds(flagged))
+    findings += _deck_findings(
+        used, scope="game", round=None, skip=_kinds(flagged), by_round=by_round
+    )
     return findings
+
+
+def _used(tallies: Iterable[Tally]) -> Counter[str]:
+    """The printed cards of each kind that `tallies` use together."""
+    used: Counter[str] = Counter()
+    for tally in tallies:
+        used.update(tally.kinds_used())
+    return used
 
 
 def _problems(findings: list[_Finding]) -> list[Problem]:

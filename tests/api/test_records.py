@@ -92,7 +92,33 @@ def test_over_the_deck_across_rounds_blocks(client: TestClient) -> None:
     enter(table, 2, [{"pudding": 1}, {"pudding": 2}])
     response = table.record(2)
     assert response.status_code == 422
-    assert "discards are not reshuffled" in response.json()["detail"]
+    assert response.json()["detail"] == (
+        "round 2 cannot be recorded: the rounds together hold 11 pudding, the deck has only "
+        "10 (round 1: 8, round 2: 3; discards are not reshuffled between rounds); correct the "
+        "tallies, or record with accept_problems=true"
+    )
+
+
+def test_a_kind_over_the_deck_accepted_in_one_round_blocks_no_round_without_it(
+    client: TestClient,
+) -> None:
+    """Five chopsticks over two rounds, recorded so by choice: a third round that holds
+    none is recorded without asking again (fixing it cannot mend them), one that holds a
+    chopsticks is asked about, and told which rounds hold how many."""
+    table = Table(client, {"players": ["A", "B"]})
+    enter(table, 1, [{"chopsticks": 2}, {"tempura": 2}])
+    assert table.record(1).status_code == 200
+    enter(table, 2, [{"chopsticks": 3}, {"tempura": 2}])
+    assert table.record(2).status_code == 422
+    assert table.record(2, accept_problems=True).status_code == 200
+    enter(table, 3, [{"tempura": 2, "chopsticks": 1}, {"sashimi": 3}])
+    response = table.record(3)
+    assert response.status_code == 422
+    assert "(round 1: 2, round 2: 3, round 3: 1; discards" in response.json()["detail"]
+    enter(table, 3, [{"tempura": 2, "chopsticks": 0}, {"sashimi": 3}])
+    recorded = table.record(3)
+    assert recorded.status_code == 200, recorded.text
+    assert recorded.json()["record"]["accepted"] is False
 
 
 @pytest.mark.both_databases

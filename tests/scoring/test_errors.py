@@ -62,6 +62,11 @@ def test_every_error_is_a_scoring_error_and_a_value_error(error: ScoringError) -
             "the rounds together hold 11 pudding, the deck has only 10 "
             "(discards are not reshuffled between rounds)",
         ),
+        (
+            DeckLimitError("chopsticks", 5, 4, None, scope="game", by_round=[2, 0, 3]),
+            "the rounds together hold 5 chopsticks, the deck has only 4 "
+            "(round 1: 2, round 3: 3; discards are not reshuffled between rounds)",
+        ),
         (PlayerCountError(1), "Sushi Go! is played by 2 to 5 players, got 1"),
         (
             PlayerCountError(3, expected=4, round=0),
@@ -94,6 +99,7 @@ def test_every_error_is_a_scoring_error_and_a_value_error(error: ScoringError) -
         "deck_round",
         "deck_collection",
         "deck_game",
+        "deck_game_by_round",
         "player_count_range",
         "player_count_round",
         "player_count_rules",

@@ -189,7 +189,10 @@ def test_game_over_the_deck_across_rounds() -> None:
         10,
     )
     assert (problem.round, problem.player) == (None, None)
-    assert "discards are not reshuffled" in problem.message
+    assert problem.message == (
+        "the rounds together hold 11 pudding, the deck has only 10 "
+        "(round 1: 5, round 2: 4, round 3: 2; discards are not reshuffled between rounds)"
+    )
     with pytest.raises(DeckLimitError) as caught:
         validate_game(rounds)
     assert caught.value.scope == "game" and caught.value.round is None
