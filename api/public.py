@@ -170,6 +170,7 @@ def collection_public(view: CollectionView) -> CollectionPublic:
                 counted=box.id in assessment.counted,
                 stack_with=assessment.stack_with.get(box.id),
                 check=box.id in assessment.to_check,
+                asks=list(assessment.asks.get(box.id, ())),
             )
             for box in state.boxes.values()
         ],

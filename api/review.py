@@ -300,7 +300,14 @@ class Assessment:
     # the nigiri on it (the reading's stacks), or a box labelled as a stack and the wasabi
     # strip it absorbs.
     stack_with: Mapping[int, int] = field(default_factory=dict)
-    to_check: frozenset[int] = frozenset()  # ids of the boxes a warning points at
+    # Box id -> the warnings that point at that box, in words, so that its sheet can say
+    # what to check.
+    asks: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+
+    @property
+    def to_check(self) -> frozenset[int]:
+        """The ids of the boxes a warning points at."""
+        return frozenset(self.asks)
 
 
 def assess(
@@ -320,7 +327,7 @@ def assess(
     detected: dict[str, int] | None = None
     warned: list[str] = []
     counted: frozenset[int] = frozenset()
-    to_check: frozenset[int] = frozenset()
+    asks: dict[int, tuple[str, ...]] = {}
     stack_with: dict[int, int] = {}
     if state.photo_id is not None:
         reading = read_tally(state.detections())
@@ -333,8 +340,13 @@ def assess(
         ids = [box.id for box in state.boxes.values()]
         kept = [ids[i] for i in reading.source]
         counted = frozenset(kept)
-        named = {ident for _, ids in standing for ident in ids}
-        to_check = frozenset(ids[i] for i in reading.to_check) | named
+        told = [
+            *standing,
+            *((n.text, [ids[i] for i in n.boxes]) for n in reading.notices if n.warns),
+        ]
+        for text, named in told:
+            for ident in named:
+                asks[ident] = (*asks.get(ident, ()), text)
         pairs = [(kept[w], kept[n]) for w, n in reading.stacks]
         pairs += [(ids[w], kept[n]) for w, n in reading.strips]
         for wasabi, nigiri in pairs:
@@ -357,7 +369,7 @@ def assess(
         notes=list(notes) if state.photo_id is not None else [],
         counted=counted,
         stack_with=stack_with,
-        to_check=to_check,
+        asks=asks,
     )
 
 

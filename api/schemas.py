@@ -437,6 +437,11 @@ class BoxPublic(BaseModel):
         "settled (read back on a wasabi, left plain, taken though the finder doubted it); "
         "it goes once a person has relabelled the box",
     )
+    asks: list[str] = Field(
+        default_factory=list,
+        description="the warnings (of `warnings`) that point at this box, in words: what "
+        "to check of it; empty where `check` is false",
+    )
 
 
 class PhotoPublic(BaseModel):

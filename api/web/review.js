@@ -107,8 +107,15 @@ function handCheck(c) {
     { class: `hand-check ${ok ? "ok" : "bad"}`, "data-testid": "hand-check", role: "status" },
     ok ? "✓ " : "! ",
     `${c.hand_size} cards expected, ${c.cards} found`,
-    ok ? "" : c.cards < c.hand_size ? ": a card may be missing" : ": a card may be counted twice",
+    ok ? "" : handOff(c.hand_size - c.cards),
   );
+}
+
+// What a hand `short` cards short (or, below 0, over) may mean.
+function handOff(short) {
+  if (short === 1) return ": a card may be missing";
+  if (short > 1) return `: ${short} cards may be missing`;
+  return short === -1 ? ": a card may be counted twice" : `: ${-short} cards may be counted twice`;
 }
 
 function warningsList(c) {
@@ -303,6 +310,13 @@ function asks(box, stack) {
   return Boolean(box.check || stack?.top?.check || stack?.strip?.check);
 }
 
+// The warnings that point at a box (or its stack's boxes), in words: its sheet repeats
+// them, so that a player who taps a "?" is told what to check.
+function askedOf(box, stack) {
+  const texts = [box, stack?.top, stack?.strip].flatMap((b) => b?.asks ?? []);
+  return [...new Set(texts)];
+}
+
 function tagNames(label) {
   const name = boxName(label);
   const first = name.split(" ")[0];
@@ -455,6 +469,13 @@ function openBoxSheet(box, stack = null) {
   const room = markChosen([box, strip].filter(Boolean));
   openSheet(
     h("h2", { "data-testid": "box-sheet-title" }, `${stack ? "This stack" : "This card"}: ${boxName(label)}`),
+    asked
+      ? h(
+          "ul",
+          { class: "problems", "data-testid": "box-asks" },
+          askedOf(box, stack).map((text) => h("li", { class: "warning" }, inWords(text))),
+        )
+      : null,
     h("p", { class: "hint" }, said, counted, " Tap what it really is:"),
     labelGrid(label, (chosen) => {
       closeSheet();

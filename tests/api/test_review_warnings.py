@@ -60,6 +60,7 @@ def test_the_boxes_warned_of_are_marked_by_their_own_ids() -> None:
     assessment = assess(uploaded(photo), players=3)
     assert assessment.counted == frozenset({2, 3, 4})
     assert assessment.to_check == frozenset({3})
+    assert assessment.asks == {3: ("1 card read with under 50% certainty (sashimi): check it",)}
 
 
 def test_a_stack_seen_only_by_its_strip_is_warned_of_in_a_games_review() -> None:

@@ -499,6 +499,12 @@ def test_choosing_a_boxs_own_card_counts_it_or_says_it_is_right(server: Server, 
     open_review(server, page, boxes, (750, 1000))
     assert page.get_by_test_id("count-dumpling").inner_text() == "0"
     assert page.locator("g.box.check").get_attribute("data-label") == "squid"
+    page.locator("g.box.check").focus()
+    page.keyboard.press("Enter")
+    assert page.get_by_test_id("box-asks").inner_text() == (
+        "1 card read with under 50% certainty (squid nigiri): check it"
+    )
+    close_sheet(page)
     for label in ("dumpling", "squid"):
         page.locator(f'g.box[data-label="{label}"]').focus()
         page.keyboard.press("Enter")
@@ -527,6 +533,9 @@ def test_a_stack_the_hand_size_read_back_is_marked_and_can_be_taken_as_read(
     asking.focus()
     page.keyboard.press("Enter")
     assert "Tap it if it is right." in page.get_by_test_id("sheet").inner_text()
+    # The sheet says what to check of it, as the warning does.
+    asked = page.get_by_test_id("box-asks").locator("li").all_inner_texts()
+    assert len(asked) == 1 and "read as lying on a wasabi" in asked[0], asked
     page.locator('.label-grid [data-label="egg_on_wasabi"]').click()
     idle(page)
     assert page.locator("g.box.check").count() == 0
