@@ -2,7 +2,7 @@
 // before it returned; one that fails says why and shows the game as it is now.
 
 import { ApiError } from "./api.js";
-import { h } from "./dom.js";
+import { h, plural } from "./dom.js";
 import { memory } from "./memory.js";
 import { app, go } from "./state.js";
 import { fetchAll, setOffline } from "./loading.js";
@@ -108,16 +108,20 @@ export function undo() {
   return collectionWrite((api, c) => api.undo(c.round, c.seat, c.version));
 }
 
-// A hand that is not the hand size is confirmed only once the player says so, in the
-// server's words ("8 of 10 cards found"), read after the writes already queued.
+// A hand that is not the hand size, or a card still marked "?" (a warning points at it), is
+// confirmed only once the player says so, in the server's words ("8 of 10 cards found"),
+// read after the writes already queued.
 export function confirmTally() {
   return queue.then(() => {
     const c = app.collection;
     if (!c) return null;
-    if (!c.hand_note) return sendConfirm();
+    // A stack's wasabi strip is part of its nigiri's card: one "?" on the photo.
+    const marked = (c.detections ?? []).filter((b) => b.check && !(b.label === "wasabi" && b.stack_with !== null)).length;
+    const asks = [c.hand_note, marked ? `${plural(marked, "card")} still marked “?”` : null].filter(Boolean);
+    if (!asks.length) return sendConfirm();
     openSheet(
       h("h2", {}, `${c.player}'s cards`),
-      h("p", { "data-testid": "confirm-question" }, `${c.hand_note}: confirm anyway?`),
+      h("p", { "data-testid": "confirm-question" }, `${asks.join(", and ")}: confirm anyway?`),
       h(
         "div",
         { class: "actions" },

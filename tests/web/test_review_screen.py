@@ -515,6 +515,29 @@ def test_choosing_a_boxs_own_card_counts_it_or_says_it_is_right(server: Server, 
     assert page.get_by_test_id("warnings").count() == 0
 
 
+def test_confirm_asks_first_while_a_card_is_still_marked(server: Server, phone: Any) -> None:
+    """The hand right but a card still marked "?": Confirm asks first, naming it; Keep
+    reviewing confirms nothing; once the card is taken as read, Confirm confirms at once."""
+    page = phone
+    labels = ["tempura", "tempura", "sashimi", "sashimi", "sashimi", "pudding", "pudding"]
+    boxes = boxes_for([*labels, "egg", "maki_2", "squid"], width=750, height=1000)
+    boxes[-1]["confidence"] = 0.4
+    open_review(server, page, boxes, (750, 1000))
+    page.get_by_test_id("confirm").click()
+    question = page.get_by_test_id("confirm-question")
+    assert question.inner_text() == "1 card still marked “?”: confirm anyway?"
+    page.get_by_test_id("confirm-cancel").click()
+    idle(page)
+    assert page.get_by_test_id("confirm").is_visible()  # not confirmed
+    page.locator("g.box.check").focus()
+    page.keyboard.press("Enter")
+    page.locator('.label-grid [data-label="squid"]').click()
+    idle(page)
+    page.get_by_test_id("confirm").click()
+    page.wait_for_url("**round=1")  # confirmed: back to the round
+    assert question.count() == 0
+
+
 def test_a_stack_the_hand_size_read_back_is_marked_and_can_be_taken_as_read(
     server: Server, phone: Any
 ) -> None:
