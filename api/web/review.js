@@ -342,6 +342,7 @@ function tapPhoto(event, svg) {
 
 function chooseBox(found) {
   const room = markChosen(found.flatMap((thing) => [thing.box, thing.stack?.strip].filter(Boolean)));
+  const places = placesOf(found);
   openSheet(
     h("h2", { "data-testid": "chooser-title" }, "Which card did you mean?"),
     h("p", { class: "hint" }, "These boxes are under your finger:"),
@@ -359,12 +360,39 @@ function chooseBox(found) {
           h("span", { class: "dot", style: `background:${BY_KEY[thing.label]?.colour || "#999"}` }),
           boxName(thing.label),
           thing.stack ? " (two cards)" : "",
+          places.has(thing) ? `, ${places.get(thing)}` : "",
+          asks(thing.box, thing.stack) ? " ?" : "",
         ),
       ),
     ),
     h("div", { class: "actions" }, h("button", { class: "button", onclick: () => closeSheet() }, "Cancel")),
     { room },
   );
+}
+
+// Where each of the things under a finger that share a name lies among them ("the top
+// one", "the left one"): three "Tempura" buttons otherwise said nothing of which is which.
+function placesOf(found) {
+  const places = new Map();
+  const byName = new Map();
+  for (const thing of found) {
+    const name = `${thing.label}${thing.stack ? "+" : ""}`;
+    byName.set(name, [...(byName.get(name) ?? []), thing]);
+  }
+  for (const same of byName.values()) {
+    if (same.length < 2) continue;
+    const centre = (thing, k) => (thing.box.box[k] + thing.box.box[k + 2]) / 2;
+    const spread = (k) => Math.max(...same.map((t) => centre(t, k))) - Math.min(...same.map((t) => centre(t, k)));
+    const k = spread(1) >= spread(0) ? 1 : 0; // a column's cards differ top to bottom
+    const words = k === 1 ? ["top", "middle", "bottom"] : ["left", "middle", "right"];
+    const order = [...same].sort((a, b) => centre(a, k) - centre(b, k));
+    order.forEach((thing, i) => {
+      const word =
+        order.length === 3 ? words[i] : i === 0 ? words[0] : i === order.length - 1 ? words[2] : `number ${i + 1} from the ${words[0]}`;
+      places.set(thing, `the ${word} one`);
+    });
+  }
+  return places;
 }
 
 function area([x1, y1, x2, y2]) {

@@ -730,6 +730,41 @@ def test_every_box_of_a_column_can_be_tapped(server: Server, phone: Any) -> None
     assert set(stack_top.values()) <= set(by_id)
 
 
+def test_the_chooser_tells_boxes_of_one_name_apart(server: Server, phone: Any) -> None:
+    """Three tempura in a column under one finger: each button says where its box lies
+    among them, and the one a warning points at asks with "?", as its tag does."""
+    page = phone
+    column = [
+        {"label": "tempura", "confidence": 0.9, "box": [420, 120, 580, 170]},
+        {"label": "tempura", "confidence": 0.4, "box": [420, 167, 580, 217]},
+        {"label": "tempura", "confidence": 0.9, "box": [420, 214, 580, 451]},
+        {"label": "sashimi", "confidence": 0.9, "box": [100, 400, 260, 637]},
+    ]
+    open_review(server, page, column, COLUMN_PHOTO)
+    page.evaluate(CENTRE_COLUMN)
+    middle = next(b for b in page.evaluate(BOX_RECTS) if b["id"] == 2)
+    page.touchscreen.tap(middle["x"] + middle["w"] / 2, middle["y"] + middle["h"] / 2)
+    chooser = page.get_by_test_id("chooser")
+    chooser.wait_for()
+    said = dict(
+        zip(
+            chooser.locator("button").evaluate_all(
+                "(bs) => bs.map((b) => Number(b.dataset.testid.split('-').pop()))"
+            ),
+            chooser.locator("button").all_inner_texts(),
+            strict=True,
+        )
+    )
+    # Box ids here count down the column: the offered ones, top to bottom.
+    words = {2: ["top", "bottom"], 3: ["top", "middle", "bottom"]}[len(said)]
+    expected = {
+        ident: f"Tempura, the {word} one" + (" ?" if ident == 2 else "")
+        for ident, word in zip(sorted(said), words, strict=True)
+    }
+    assert 2 in said and said == expected, said
+    close_sheet(page)
+
+
 def tags_apart_and_inside(page: Any) -> dict[str, Any]:
     found = page.evaluate(TAG_RECTS)
     svg, tags = found["svg"], found["tags"]
