@@ -437,7 +437,11 @@ function boxList(c, editable) {
             h("span", { class: "dot", style: `background:${BY_KEY[label]?.colour || "#999"}` }),
             boxName(label),
             stack ? " · one box, two cards" : "",
-            box.source === "reviewer" ? " (added)" : ` ${Math.round(box.confidence * 100)} %`,
+            box.source === "reviewer"
+              ? " (added)"
+              : box.detected_label
+                ? " (set by you)" // its confidence was the detector's word for another card
+                : ` ${Math.round(box.confidence * 100)} %`,
             box.counted === false && !stack ? " · not counted" : "",
           ),
         );

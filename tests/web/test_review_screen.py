@@ -513,6 +513,13 @@ def test_choosing_a_boxs_own_card_counts_it_or_says_it_is_right(server: Server, 
     assert page.get_by_test_id("count-dumpling").inner_text() == "1"
     assert page.locator("g.box.check").count() == 0
     assert page.get_by_test_id("warnings").count() == 0
+    # The list says the two are set by the player, not how sure the detector was.
+    page.get_by_test_id("box-list-button").tap()
+    items = page.locator('[data-testid^="box-item-"]').all_inner_texts()
+    assert [i for i in items if "set by you" in i] == [
+        "Squid (set by you)",
+        "Dumpling (set by you)",
+    ]
 
 
 def test_confirm_asks_first_while_a_card_is_still_marked(server: Server, phone: Any) -> None:
