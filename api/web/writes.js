@@ -187,9 +187,15 @@ export function recordRound(acceptProblems) {
       throw error;
     }
     app.recordProblems = null;
+    // A toast has three short lines: more than one hand off its size is counted, not named.
     const short = app.round.collections.filter((c) => c.hand_note);
-    const named = short.map((c) => `${c.player}: ${c.hand_note}`).join("; ");
-    toast(`Round ${number} is recorded.${named ? ` ${named}.` : ""}`, "info");
+    const named =
+      short.length === 1
+        ? ` ${short[0].player}: ${short[0].hand_note}.`
+        : short.length > 1
+          ? ` ${short.length} hands were not the hand size.`
+          : "";
+    toast(`Round ${number} is recorded.${named}`, "info");
     await go({ game: app.game.id, round: number }, { replace: true });
   });
 }

@@ -371,9 +371,13 @@ PAGE_WORDS = """() => [
 
 
 def open_review(
-    server: Server, page: Any, boxes: list[dict[str, Any]], size: tuple[int, int]
+    server: Server,
+    page: Any,
+    boxes: list[dict[str, Any]],
+    size: tuple[int, int],
+    players: tuple[str, str] = ("Ana", "Ben"),
 ) -> None:
-    game = new_game(server, ["Ana", "Ben"])
+    game = new_game(server, list(players))
     server.detector.register(size, boxes)
     page.goto(edit_url(server, game))
     page.get_by_test_id("camera-1").set_input_files(
@@ -483,6 +487,19 @@ def test_what_to_check_is_on_the_first_screen_and_nothing_widens_the_review(
         "(e) => e.getBoundingClientRect().right))"
     )
     assert right <= width - 10, (right, width)
+
+
+def test_a_long_name_keeps_the_confirm_bar_to_one_line(server: Server, phone: Any) -> None:
+    """ "Confirm Bartholomew's cards" had wrapped onto two lines at 390 px: the name is cut
+    short instead (whole in the button's accessible name)."""
+    page = phone
+    boxes = boxes_for(["tempura"] * 10, width=750, height=1000)
+    open_review(server, page, boxes, (750, 1000), players=("Bartholomew Fitzgerald", "Ben"))
+    bar = page.locator(".confirm-bar").bounding_box()
+    assert bar["height"] < 75, bar
+    button = page.get_by_role("button", name="Confirm Bartholomew Fitzgerald's cards")
+    assert button.evaluate("(b) => b.getClientRects().length") == 1
+    assert button.bounding_box()["height"] < 50
 
 
 def test_choosing_a_boxs_own_card_counts_it_or_says_it_is_right(server: Server, phone: Any) -> None:
