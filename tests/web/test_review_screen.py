@@ -114,16 +114,22 @@ def jpeg(size: tuple[int, int]) -> bytes:
 # --- notifications -------------------------------------------------------------------
 
 
-def test_notifications_after_recording_cover_no_control_and_go(server: Server, phone: Any) -> None:
+def record_round_one(server: Server, page: Any) -> dict[str, Any]:
+    """A new two-player game whose round 1 the page records, both hands confirmed."""
     game = new_game(server, ["Ana", "Ben"])
     hand = {"tempura": 4, "sashimi": 3, "dumpling": 3}
     confirm_counts(server, game, 1, hand)
     confirm_counts(server, game, 2, {**hand, "tempura": 2, "pudding": 2})
-    page = phone
     page.goto(edit_url(server, game))
     page.get_by_test_id("record-round").tap()
     page.get_by_test_id("round-scores").wait_for()
     idle(page)
+    return game
+
+
+def test_notifications_after_recording_cover_no_control_and_go(server: Server, phone: Any) -> None:
+    page = phone
+    record_round_one(server, page)
     toast = page.locator(".toast")
     assert "Round 1 is recorded" in toast.inner_text()
 
@@ -148,22 +154,12 @@ def test_notifications_after_recording_cover_no_control_and_go(server: Server, p
     toast.wait_for(state="detached", timeout=6_000)
 
 
-# --- a new photo over cards a person has checked ------------------------------------------
-
-
 def test_the_next_screen_opens_at_its_top(server: Server, phone: Any) -> None:
-    """ "Go to round 2", tapped at the foot of round 1, opens round 2 at its top, and a
+    """ "Go to round 2", tapped with round 1 scrolled down, opens round 2 at its top, and a
     player's photo sent from there opens the review at its top (the hand check and the
     warnings in view); before, each kept the page scrolled as far as it had been."""
-    game = new_game(server, ["Ana", "Ben"])
-    hand = {"tempura": 4, "sashimi": 3, "dumpling": 3}
-    confirm_counts(server, game, 1, hand)
-    confirm_counts(server, game, 2, {**hand, "tempura": 2, "pudding": 2})
     page = phone
-    page.goto(edit_url(server, game))
-    page.get_by_test_id("record-round").tap()
-    page.get_by_test_id("round-scores").wait_for()
-    idle(page)
+    record_round_one(server, page)
     page.evaluate("() => scrollTo(0, document.body.scrollHeight)")
     assert page.evaluate("() => scrollY") > 100
     page.get_by_test_id("next-round").evaluate("(b) => b.click()")  # where it lies
@@ -178,6 +174,9 @@ def test_the_next_screen_opens_at_its_top(server: Server, phone: Any) -> None:
     page.get_by_test_id("hand-check").wait_for()
     idle(page)
     assert page.evaluate("() => scrollY") == 0
+
+
+# --- a new photo over cards a person has checked ------------------------------------------
 
 
 def test_a_round_that_does_not_add_up_says_so_once(server: Server, phone: Any) -> None:
