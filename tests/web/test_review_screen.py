@@ -114,10 +114,11 @@ def jpeg(size: tuple[int, int]) -> bytes:
 # --- notifications -------------------------------------------------------------------
 
 
-def record_round_one(server: Server, page: Any) -> dict[str, Any]:
-    """A new two-player game whose round 1 the page records, both hands confirmed."""
+def record_round_one(server: Server, page: Any, short: int = 0) -> dict[str, Any]:
+    """A new two-player game whose round 1 the page records, both hands confirmed, each
+    `short` cards short of the hand size."""
     game = new_game(server, ["Ana", "Ben"])
-    hand = {"tempura": 4, "sashimi": 3, "dumpling": 3}
+    hand = {"tempura": 4, "sashimi": 3, "dumpling": 3 - short}
     confirm_counts(server, game, 1, hand)
     confirm_counts(server, game, 2, {**hand, "tempura": 2, "pudding": 2})
     page.goto(edit_url(server, game))
@@ -152,6 +153,17 @@ def test_notifications_after_recording_cover_no_control_and_go(server: Server, p
     page.get_by_test_id("reopen").tap()
     page.get_by_test_id("reopen-yes").wait_for()
     toast.wait_for(state="detached", timeout=6_000)
+
+
+def test_the_recorded_notification_counts_the_hands_off_their_size(
+    server: Server, phone: Any
+) -> None:
+    """Two hands short: counted in the notification's three short lines, not each named
+    with its count (that had been cut off with "...")."""
+    record_round_one(server, phone, short=1)
+    assert phone.locator(".toast").inner_text() == (
+        "Round 1 is recorded. 2 hands were not the hand size."
+    )
 
 
 def test_the_next_screen_opens_at_its_top(server: Server, phone: Any) -> None:
