@@ -77,16 +77,24 @@ export function makeZoomable(svg, { width, height, opening, changed, canPan }) {
     set({ x: p.x - (p.x - view.x) / factor, y: p.y - (p.y - view.y) / factor, w, h });
   };
   const zoomBy = (factor) => {
-    if (factor > 1 && !zoomed() && opening) {
-      // From the whole photo, + goes toward the cards, not the table at its middle.
+    // + goes toward the cards in sight, not the table at the view's middle: the view of
+    // the cards, or of the whole photo, may hold them off its middle (kept inside the
+    // photo at its edge), and + had pushed them out of sight.
+    const cards = factor > 1 && opening ? inSight(opening) : null;
+    if (cards) {
       const w = view.w / factor;
       const h = view.h / factor;
-      const [x1, y1, x2, y2] = opening;
+      const [x1, y1, x2, y2] = cards;
       set({ x: (x1 + x2) / 2 - w / 2, y: (y1 + y2) / 2 - h / 2, w, h });
       return;
     }
     const r = svg.getBoundingClientRect();
     zoomAt(factor, r.left + r.width / 2, r.top + r.height / 2);
+  };
+  // The part of a region (x1, y1, x2, y2) the view shows; null where it shows none.
+  const inSight = ([x1, y1, x2, y2]) => {
+    const part = [Math.max(x1, view.x), Math.max(y1, view.y), Math.min(x2, view.x + view.w), Math.min(y2, view.y + view.h)];
+    return part[0] < part[2] && part[1] < part[3] ? part : null;
   };
 
   // Gestures, by pointer events: one finger pans a zoomed photo, two pinch.

@@ -944,6 +944,24 @@ def test_zooming_in_from_the_whole_photo_goes_toward_the_cards(server: Server, p
     assert x <= 50 and y <= 50 and x + w >= 255 and y + h >= 198, (x, y, w, h)
 
 
+def test_zooming_in_from_the_cards_view_keeps_them_in_sight(server: Server, phone: Any) -> None:
+    """Cards along the photo's edge: the view of them is kept inside the photo, so they lie
+    off its middle; + zooms toward them, not toward the view's middle (which had pushed
+    them out of sight)."""
+    page = phone
+    column = [  # a column of cards along the photo's left edge
+        {"label": "tempura", "confidence": 0.9, "box": [10, 100, 110, 248]},
+        {"label": "sashimi", "confidence": 0.9, "box": [10, 250, 110, 398]},
+    ]
+    open_review(server, page, column, COLUMN_PHOTO)
+    for _ in range(3):
+        page.get_by_test_id("zoom-in").tap()
+        x, y, w, h = page.evaluate(VIEW)
+        assert x <= 10 and x + w >= 110, (x, y, w, h)  # the column's width in sight
+        assert 100 <= y + h / 2 <= 398, (x, y, w, h)
+    assert w < COLUMN_PHOTO[0] / 5
+
+
 def test_the_photo_opens_on_the_cards_and_zooms(server: Server, phone: Any) -> None:
     page = phone
     open_review(server, page, SMALL_COLLECTION, COLUMN_PHOTO)
