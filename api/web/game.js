@@ -507,9 +507,11 @@ function standingsPanel() {
     h(
       "p",
       { class: "hint" },
-      st.complete
-        ? "Pudding: points (puddings kept). Most puddings +6, fewest −6 (not with 2 players); ties split."
-        : "Pudding: puddings kept so far; scored after the last round.",
+      !st.complete
+        ? "Pudding: puddings kept so far; scored after the last round."
+        : new Set(st.players.map((p) => p.puddings)).size === 1
+          ? "Pudding: points (puddings kept). Everyone kept as many puddings: nobody gains or loses points."
+          : "Pudding: points (puddings kept). Most puddings +6, fewest −6 (not with 2 players); ties split.",
     ),
     // The score sheet for a spreadsheet: rounds, dessert, totals (the view link reads it).
     h(

@@ -1339,6 +1339,21 @@ def test_the_standings_offer_the_score_sheet(server: Server, phone: Any) -> None
         assert row[-1] == ("winner" if player["name"] in standings["winners"] else "")
 
 
+def test_puddings_all_equal_are_said_to_score_nothing(server: Server, phone: Any) -> None:
+    """Every player kept as many puddings: the standings say why pudding gave 0 each,
+    rather than only that "ties split"."""
+    game = new_game(server, ["Ana", "Ben"])
+    hands = [{"tempura": 4, "sashimi": 3, "pudding": 3}, {"dumpling": 5, "maki_3": 2, "pudding": 3}]
+    play_through_the_api(server, game, hands)
+    phone.goto(f"{server.url}/?game={game['id']}")
+    phone.get_by_test_id("standings-table").wait_for()
+    hint = phone.locator(".table-frame:has(.standings-table) + p.hint").inner_text()
+    assert hint == (
+        "Pudding: points (puddings kept). Everyone kept as many puddings: nobody gains or "
+        "loses points."
+    )
+
+
 def test_an_edit_link_opened_over_its_view_link_can_edit(server: Server, phone: Any) -> None:
     """The edit link opened in a tab that shows the same game's view link differs only
     in its fragment: the page takes its token then too, without a reload."""
