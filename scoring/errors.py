@@ -144,7 +144,11 @@ class HandSizeError(ScoringError):
             if players is not None
             else f"the hand size is {hand_size}"
         )
-        super().__init__(f"{_round_prefix(round)}{who(player, name)} has {cards} cards, {rule}")
+        over = cards - hand_size  # said as the missed cards of a short hand are
+        extra = f": {'one card' if over == 1 else f'{over} cards'} too many" if over > 0 else ""
+        super().__init__(
+            f"{_round_prefix(round)}{who(player, name)} has {cards} cards, {rule}{extra}"
+        )
 
 
 class DeckLimitError(ScoringError):

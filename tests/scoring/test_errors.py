@@ -38,15 +38,16 @@ def test_every_error_is_a_scoring_error_and_a_value_error(error: ScoringError) -
     [
         (
             HandSizeError(1, 11, 9),
-            "player 2 has 11 cards, the hand size for 3 players is 9",
+            "player 2 has 11 cards, the hand size for 3 players is 9: 2 cards too many",
         ),
         (
             HandSizeError(None, 8, 7, round=2),
-            "round 3: this collection has 8 cards, the hand size for 5 players is 7",
+            "round 3: this collection has 8 cards, the hand size for 5 players is 7: "
+            "one card too many",
         ),
         (
             HandSizeError(0, 11, 10, name="Ana"),
-            "Ana has 11 cards, the hand size for 2 players is 10",
+            "Ana has 11 cards, the hand size for 2 players is 10: one card too many",
         ),
         (
             DeckLimitError("egg", 6, 5, 1),

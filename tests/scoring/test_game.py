@@ -206,7 +206,10 @@ def test_game_validates_hand_size_by_default_with_names_in_messages() -> None:
         score_game(["Ana", "Ben"], rounds)
     error = caught.value
     assert (error.player, error.cards, error.hand_size, error.round) == (0, 11, 10, 0)
-    assert str(error) == "round 1: Ana has 11 cards, the hand size for 2 players is 10"
+    assert (
+        str(error)
+        == "round 1: Ana has 11 cards, the hand size for 2 players is 10: one card too many"
+    )
     result = score_game(["Ana", "Ben"], rounds, validate=False)
     assert result.players[0].rounds == (25,)
 

@@ -48,7 +48,7 @@ def test_more_cards_than_the_hand_size_is_an_error() -> None:
     assert problem == Problem(
         severity="error",
         code="too_many_cards",
-        message="player 2 has 11 cards, the hand size for 3 players is 9",
+        message="player 2 has 11 cards, the hand size for 3 players is 9: 2 cards too many",
         player=1,
         expected=9,
         actual=11,
@@ -72,7 +72,9 @@ def test_fewer_cards_than_the_hand_size_is_a_warning(cards: int, guess: str) -> 
 
 def test_collection_problems_use_the_name_when_given() -> None:
     [problem] = check_collection(Tally(tempura=11), players=2, player=0, name="Ana")
-    assert problem.message == "Ana has 11 cards, the hand size for 2 players is 10"
+    assert (
+        problem.message == "Ana has 11 cards, the hand size for 2 players is 10: one card too many"
+    )
 
 
 def test_one_collection_over_the_deck_names_the_kind() -> None:
@@ -141,7 +143,9 @@ def test_check_round_reports_every_player() -> None:
 
 def test_check_round_uses_names() -> None:
     [problem] = check_round([Tally(dumpling=10), Tally(tempura=11)], names=["Ana", "Ben"])
-    assert problem.message == "Ben has 11 cards, the hand size for 2 players is 10"
+    assert (
+        problem.message == "Ben has 11 cards, the hand size for 2 players is 10: one card too many"
+    )
 
 
 @pytest.mark.parametrize("players", [1, 6], ids=lambda n: f"{n}_players")
@@ -266,7 +270,8 @@ def test_problem_to_dict() -> None:
     assert problem.to_dict() == {
         "severity": "error",
         "code": "too_many_cards",
-        "message": "round 3: player 1 has 11 cards, the hand size for 2 players is 10",
+        "message": "round 3: player 1 has 11 cards, the hand size for 2 players is 10: "
+        "one card too many",
         "player": 0,
         "category": None,
         "expected": 10,
