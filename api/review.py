@@ -275,15 +275,18 @@ def stored_warning(notice: Notice) -> StoredWarning:
 
 
 def _standing(warning: StoredWarning, state: ReviewState) -> tuple[str, list[int]] | None:
-    """A stored warning's words and the ids of the boxes it names; None once a person has
-    changed one of those boxes (relabelled or deleted it): what it warned of was seen to."""
+    """A stored warning's words and the ids of the boxes it names that no person has
+    changed (relabelled or deleted) yet; None once every one of them is: what it warned of
+    was seen to. A box checked does not vouch for another the same warning names."""
     if isinstance(warning, str):
         return warning, []
     ids = [int(index) + 1 for index in warning["boxes"]]
-    boxes = [state.boxes.get(ident) for ident in ids]
-    if any(box is None or box.detected_label is not None for box in boxes):
-        return None
-    return str(warning["text"]), ids
+    unchecked = [
+        ident
+        for ident in ids
+        if (box := state.boxes.get(ident)) is not None and box.detected_label is None
+    ]
+    return (str(warning["text"]), unchecked) if unchecked else None
 
 
 @dataclass(frozen=True)

@@ -149,18 +149,19 @@ def strip_only(nigiri: Sequence[str]) -> Notice:
     )
 
 
-def unsure_stacks(nigiri: Sequence[tuple[str, float]]) -> Notice:
-    """The nigiri (label, the stack check's odds of a wasabi under it) read as plain though
-    the check called them on a wasabi: no wasabi box was found under them, and no hand
-    size settled them."""
+def unsure_stacks(nigiri: Sequence[str]) -> Notice:
+    """The nigiri (labels) read as plain though the stack check called them on a wasabi:
+    no wasabi box was found under them, and no hand size settled them."""
+    # No odds said: the check's are not a wasabi's chance here, where no wasabi's top was
+    # found (five in six such nigiri lay plain on the tuning sets; reading.settle_hand_size).
     if len(nigiri) == 1:
-        ((label, odds),) = nigiri
+        (label,) = nigiri
         text = (
-            f"one {said(label)} read as plain, though it may lie on a wasabi ({_likely(odds)}) "
-            "whose top was not found: check whether a wasabi shows above it"
+            f"one {said(label)} read as plain, though it may lie on a wasabi whose top was not "
+            "found: check whether a wasabi shows above it"
         )
     else:
-        which = ", ".join(f"{said(label)} {_likely(odds)}" for label, odds in nigiri)
+        which = ", ".join(map(said, nigiri))
         text = (
             f"{len(nigiri)} nigiri read as plain, though they may lie on a wasabi ({which}) "
             "whose top was not found: check whether a wasabi shows above each"
@@ -168,13 +169,14 @@ def unsure_stacks(nigiri: Sequence[tuple[str, float]]) -> Notice:
     return Notice(NoticeCode.UNSURE_STACK, text)
 
 
-def read_on_wasabi(nigiri: str, odds: float) -> Notice:
+def read_on_wasabi(nigiri: str) -> Notice:
     """The hand had one card too few: this nigiri (label), which the stack check called
-    on a wasabi at `odds`, was read as on a wasabi."""
+    on a wasabi, was read as on a wasabi. No odds said, as for unsure_stacks: the check's
+    odds of a wasabi whose top was not found had read as a certainty."""
     return Notice(
         NoticeCode.READ_ON_WASABI,
-        f"one {said(nigiri)} read as lying on a wasabi, to make up the hand's count (a "
-        f"wasabi under it {_likely(odds)}): check that one is there",
+        f"one {said(nigiri)} read as lying on a wasabi, to make up the hand's count: check "
+        "that a wasabi is under it",
     )
 
 

@@ -287,8 +287,8 @@ def settle_hand_size(
     detections, plain = _lone_stacks_as_plain(detections)
     reading = read_tally(detections, players=players)
     unsure = _still_plain(reading, plain)
-    unsure_odds = [(detections.labels[i], float(detections.under[i])) for i in unsure]
-    unsettled = [notices.unsure_stacks(unsure_odds).about(unsure)] if unsure else []
+    unsure_labels = [detections.labels[i] for i in unsure]
+    unsettled = [notices.unsure_stacks(unsure_labels).about(unsure)] if unsure else []
     if hand is not None and reading.cards == hand:
         return Settled(detections, reading, [])  # the hand vouches for the plain nigiri
     if read_back and hand is not None and reading.cards == hand - 1:
@@ -301,8 +301,7 @@ def settle_hand_size(
             stacked = detections.relabelled(class_id)
             stacked_reading = read_tally(stacked, players=players)
             if stacked_reading.cards == hand:
-                odds = float(detections.under[index])
-                note = notices.read_on_wasabi(nigiri, odds).about([index])
+                note = notices.read_on_wasabi(nigiri).about([index])
                 return noted(Settled(stacked, stacked_reading, []), [note])
     return noted(Settled(detections, reading, []), unsettled)
 

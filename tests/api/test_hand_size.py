@@ -19,12 +19,12 @@ ONE_TOO_MANY = [
 # Eight cards, the egg one the check called on a wasabi (0.97): one too few for 9.
 ONE_TOO_FEW = [*ONE_TOO_MANY[:-2], "egg"]
 ON_WASABI = (
-    "one egg nigiri read as lying on a wasabi, to make up the hand's count (a wasabi under "
-    "it 97% likely): check that one is there"
+    "one egg nigiri read as lying on a wasabi, to make up the hand's count: check that "
+    "a wasabi is under it"
 )
 UNSURE = (
-    "one squid nigiri read as plain, though it may lie on a wasabi (96% likely) whose top "
-    "was not found: check whether a wasabi shows above it"
+    "one squid nigiri read as plain, though it may lie on a wasabi whose top was not found: "
+    "check whether a wasabi shows above it"
 )
 
 

@@ -36,8 +36,8 @@ def test_the_notices_stay_beside_the_problems() -> None:
     photo = [*records(SQUID[:-1]), *records(["egg"], 0.4)]
     photo[-1]["box"] = [700 * 9, 0, 700 * 9 + 630, 880]
     said = (
-        "one salmon nigiri read as lying on a wasabi, to make up the hand's count (a wasabi "
-        "under it 97% likely): check that one is there"
+        "one salmon nigiri read as lying on a wasabi, to make up the hand's count: check that "
+        "a wasabi is under it"
     )
     note = "the photo was read turned 90° clockwise: its cards lay on their side"
     assessment = assess(
@@ -88,3 +88,33 @@ def test_a_stack_seen_only_by_its_strip_is_warned_of_in_a_games_review() -> None
     )
     after = assess(relabelled, players=3)
     assert after.warnings == [] and after.to_check == frozenset()
+
+
+def test_a_warning_naming_two_boxes_stands_until_both_are_checked() -> None:
+    """Two nigiri that may lie on a wasabi, named by one stored warning: the player checks
+    the salmon; the squid, never looked at, is still marked and still warned of."""
+    photo = records(["salmon", "tempura", "squid"])
+    text = "2 nigiri read as plain, though they may lie on a wasabi (salmon nigiri, squid nigiri)"
+    stored = [{"text": text, "boxes": [0, 2]}]
+    before = assess(uploaded(photo), warnings=stored, players=3)
+    assert before.warnings == [text] and before.to_check == frozenset({1, 3})
+    salmon_checked = replay(
+        [
+            Event(1, UPLOAD, {"photo": 1}),
+            Event(2, RELABEL, {"detection": 1, "label": "salmon", "previous": "salmon"}),
+        ],
+        {1: photo},
+    )
+    after = assess(salmon_checked, warnings=stored, players=3)
+    assert after.warnings == [text] and after.to_check == frozenset({3})
+    assert after.asks == {3: (text,)}
+    both_checked = replay(
+        [
+            Event(1, UPLOAD, {"photo": 1}),
+            Event(2, RELABEL, {"detection": 1, "label": "salmon", "previous": "salmon"}),
+            Event(3, RELABEL, {"detection": 3, "label": "squid", "previous": "squid"}),
+        ],
+        {1: photo},
+    )
+    done = assess(both_checked, warnings=stored, players=3)
+    assert done.warnings == [] and done.to_check == frozenset()

@@ -152,8 +152,8 @@ def test_the_panel_moves_off_cards_in_the_top_left_corner() -> None:
 def test_a_long_warning_is_wrapped_to_the_photo_not_cut() -> None:
     style = _Style(800)
     text = (
-        "one squid nigiri read as plain, though it may lie on a wasabi (99% likely) whose top "
-        "was not found: check whether a wasabi shows above it"
+        "one squid nigiri read as plain, though it may lie on a wasabi whose top was not "
+        "found: check whether a wasabi shows above it"
     )
     lines = wrap(text, style, 300)
     assert len(lines) >= 3
@@ -164,7 +164,7 @@ def test_a_long_warning_is_wrapped_to_the_photo_not_cut() -> None:
 
 
 def many_warnings(count: int) -> list[tuple[str, tuple[int, int, int]]]:
-    text = "one squid nigiri read as plain, though it may lie on a wasabi (99% likely)"
+    text = "one squid nigiri read as plain, though it may lie on a wasabi whose top was"
     return [(f"! {text} ({k})", (0, 0, 255)) for k in range(count)]
 
 

@@ -154,13 +154,13 @@ def test_a_stack_only_the_check_called_is_judged_by_the_settling() -> None:
 
 
 def test_nigiri_read_plain_that_may_lie_on_a_wasabi_are_said_in_a_players_words() -> None:
-    """No "stack check" and no bare "odds": what may be so, how likely, and what to look
-    at; for one nigiri and for more."""
-    assert unsure_stacks([("squid", 0.97)]).text == (
-        "one squid nigiri read as plain, though it may lie on a wasabi (97% likely) whose top "
-        "was not found: check whether a wasabi shows above it"
+    """No "stack check" and no odds (its odds are not a wasabi's chance where no top of
+    one was found): what may be so, and what to look at; for one nigiri and for more."""
+    assert unsure_stacks(["squid"]).text == (
+        "one squid nigiri read as plain, though it may lie on a wasabi whose top was not "
+        "found: check whether a wasabi shows above it"
     )
-    assert unsure_stacks([("squid", 0.97), ("egg", 0.999)]).text == (
-        "2 nigiri read as plain, though they may lie on a wasabi (squid nigiri 97% likely, egg "
-        "nigiri 99% likely) whose top was not found: check whether a wasabi shows above each"
+    assert unsure_stacks(["squid", "egg"]).text == (
+        "2 nigiri read as plain, though they may lie on a wasabi (squid nigiri, egg nigiri) "
+        "whose top was not found: check whether a wasabi shows above each"
     )
