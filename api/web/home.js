@@ -8,7 +8,9 @@ import { h, listNames, plural, scrolling, show } from "./dom.js";
 import { memory } from "./memory.js";
 import { GAME_ID, app, go, routeUrl, typedCode } from "./state.js";
 
-export function renderHome(message) {
+// `missing`: the code of a game that was not found, said beside "Join a game" (where it
+// was typed) and left in its field to mend.
+export function renderHome(missing = null) {
   document.title = "Sushi Go! scorer";
   const names = h("div", { class: "names" });
   const rounds = h("select", { name: "rounds", id: "rounds", "data-testid": "rounds" });
@@ -64,7 +66,7 @@ export function renderHome(message) {
     return row;
   };
   const hand = h("p", { class: "hint" });
-  const error = h("p", { class: "error", role: "alert", hidden: !message }, message || "");
+  const error = h("p", { class: "error", role: "alert", hidden: true });
 
   const start = async (event) => {
     event.preventDefault();
@@ -117,7 +119,11 @@ export function renderHome(message) {
     if (token) memory.setToken(id, token);
     go({ game: id });
   };
-  const joinError = h("p", { class: "error", role: "alert", hidden: true });
+  const joinError = h(
+    "p",
+    { class: "error", role: "alert", hidden: !missing, "data-testid": "join-error" },
+    missing ? `There is no game with the code ${missing}. Check the code or link.` : "",
+  );
 
   const recent = memory.recent();
   show(
@@ -157,7 +163,14 @@ export function renderHome(message) {
         "label",
         { class: "field" },
         "Game code or link",
-        h("input", { type: "text", name: "code", autocomplete: "off", required: true, "data-testid": "join-code" }),
+        h("input", {
+          type: "text",
+          name: "code",
+          autocomplete: "off",
+          required: true,
+          value: missing ?? "",
+          "data-testid": "join-code",
+        }),
       ),
       joinError,
       h("button", { type: "submit", class: "button wide", "data-testid": "join" }, "Open the game"),
@@ -165,6 +178,8 @@ export function renderHome(message) {
   );
   addName();
   addName();
+  // After the navigation that found no game has opened the page at its top.
+  if (missing) requestAnimationFrame(() => joinError.scrollIntoView({ block: "center" }));
 }
 
 // The games this phone started or opened, newest first, each a link back to where it was.

@@ -41,7 +41,7 @@ export async function load() {
   } catch (error) {
     if (app.route !== route) return;
     if (error instanceof ApiError && error.status === 404 && !app.game) {
-      renderHome(`There is no game with the code ${app.route.game}. Check the code or link.`);
+      renderHome(app.route.game);
     } else if (error instanceof ApiError && error.offline) {
       setOffline(true);
       if (app.game) render();

@@ -8,10 +8,10 @@ export const GAME_ID = /^[A-Za-z0-9_-]{1,32}$/;
 // A game's code as the server makes it (api/games.py CODE_ALPHABET): no look-alikes.
 const CODE = /^[0-9a-hjkmnp-tv-z]{12}$/;
 
-// A code typed by eye, as its game has it: spaces gone, any case, an O read as 0 and an
-// I or L as 1; null where that is no such code (a code of an older game is kept as typed).
+// A code typed by eye, as its game has it: spaces and dashes gone, any case, an O read as
+// 0 and an I or L as 1; null where that is no such code (an older game's is kept as typed).
 export function typedCode(text) {
-  const code = text.replace(/\s+/g, "").toLowerCase().replace(/o/g, "0").replace(/[il]/g, "1");
+  const code = text.replace(/[\s-]+/g, "").toLowerCase().replace(/o/g, "0").replace(/[il]/g, "1");
   return CODE.test(code) ? code : null;
 }
 

@@ -1167,16 +1167,32 @@ def test_a_game_code_read_aloud_and_typed_by_eye_opens_its_game(server: Server, 
     shown = page.get_by_test_id("game-code")
     assert shown.inner_text() == " ".join(game["id"][k : k + 4] for k in (0, 4, 8))
     assert shown.evaluate("(e) => e.getClientRects().length") == 1  # one line
-    typed = shown.inner_text().upper().replace("0", "O").replace("1", "I")
+    grouped = shown.inner_text()
+    typed = grouped.upper().replace("0", "O").replace("1", "I")
     page.goto(server.url)
     page.get_by_test_id("join-code").fill(f"  {typed} ")
     page.get_by_test_id("join").click()
     page.wait_for_url(f"**game={game['id']}**")
     page.get_by_test_id("game-code").wait_for()
     page.goto(server.url)
+    page.get_by_test_id("join-code").fill("-".join(grouped.split()))  # with dashes
+    page.get_by_test_id("join").click()
+    page.wait_for_url(f"**game={game['id']}**")
+    page.get_by_test_id("game-code").wait_for()
+    page.goto(server.url)
     page.get_by_test_id("join-code").fill("not a code!")
     page.get_by_test_id("join").click()
-    assert page.get_by_role("alert").inner_text() == "That is not a game code or link."
+    assert page.get_by_test_id("join-error").inner_text() == "That is not a game code or link."
+    # A code of no game: said beside the field it was typed in, in view, the code kept.
+    wrong = game["id"][:-1] + ("x" if game["id"][-1] != "x" else "y")
+    page.get_by_test_id("join-code").fill(wrong)
+    page.get_by_test_id("join").click()
+    told = page.get_by_test_id("join-error")
+    told.wait_for()
+    assert told.inner_text() == f"There is no game with the code {wrong}. Check the code or link."
+    assert page.get_by_test_id("join-code").input_value() == wrong
+    box = told.bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= page.viewport_size["height"], box
 
 
 def test_the_home_page_lists_this_phones_games(server: Server, phone: Any) -> None:
