@@ -342,14 +342,13 @@ function tapPhoto(event, svg) {
 
 function chooseBox(found) {
   const room = markChosen(found.flatMap((thing) => [thing.box, thing.stack?.strip].filter(Boolean)));
-  const places = placesOf(found);
   openSheet(
     h("h2", { "data-testid": "chooser-title" }, "Which card did you mean?"),
     h("p", { class: "hint" }, "These boxes are under your finger:"),
     h(
       "div",
       { class: "label-grid chooser", "data-testid": "chooser" },
-      found.map((thing) =>
+      placed(found).map(({ thing, place }) =>
         h(
           "button",
           {
@@ -360,7 +359,7 @@ function chooseBox(found) {
           h("span", { class: "dot", style: `background:${BY_KEY[thing.label]?.colour || "#999"}` }),
           boxName(thing.label),
           thing.stack ? " (two cards)" : "",
-          places.has(thing) ? `, ${places.get(thing)}` : "",
+          place ? `, ${place}` : "",
           asks(thing.box, thing.stack) ? " ?" : "",
         ),
       ),
@@ -370,29 +369,38 @@ function chooseBox(found) {
   );
 }
 
-// Where each of the things under a finger that share a name lies among them ("the top
-// one", "the left one"): three "Tempura" buttons otherwise said nothing of which is which.
-function placesOf(found) {
-  const places = new Map();
+// The things under a finger in the chooser's order, each with where it lies among those
+// that share its name ("the top one", "the second from the left one"): three "Tempura"
+// buttons otherwise said nothing of which was which. Names come largest first, as the
+// finger's candidates do; things of one name one after another, in their order on the
+// photo (top to bottom in a column, left to right in a row).
+const ORDINALS = ["second", "third", "fourth", "fifth", "sixth"];
+
+function placed(found) {
   const byName = new Map();
   for (const thing of found) {
     const name = `${thing.label}${thing.stack ? "+" : ""}`;
     byName.set(name, [...(byName.get(name) ?? []), thing]);
   }
-  for (const same of byName.values()) {
-    if (same.length < 2) continue;
+  return [...byName.values()].flatMap((same) => {
+    if (same.length < 2) return [{ thing: same[0], place: null }];
     const centre = (thing, k) => (thing.box.box[k] + thing.box.box[k + 2]) / 2;
     const spread = (k) => Math.max(...same.map((t) => centre(t, k))) - Math.min(...same.map((t) => centre(t, k)));
     const k = spread(1) >= spread(0) ? 1 : 0; // a column's cards differ top to bottom
-    const words = k === 1 ? ["top", "middle", "bottom"] : ["left", "middle", "right"];
+    const [first, middle, last] = k === 1 ? ["top", "middle", "bottom"] : ["left", "middle", "right"];
     const order = [...same].sort((a, b) => centre(a, k) - centre(b, k));
-    order.forEach((thing, i) => {
+    return order.map((thing, i) => {
       const word =
-        order.length === 3 ? words[i] : i === 0 ? words[0] : i === order.length - 1 ? words[2] : `number ${i + 1} from the ${words[0]}`;
-      places.set(thing, `the ${word} one`);
+        i === 0
+          ? first
+          : i === order.length - 1
+            ? last
+            : order.length === 3
+              ? middle
+              : `${ORDINALS[i - 1] ?? `number ${i + 1}`} from the ${first}`;
+      return { thing, place: `the ${word} one` };
     });
-  }
-  return places;
+  });
 }
 
 function area([x1, y1, x2, y2]) {

@@ -767,8 +767,9 @@ def test_every_box_of_a_column_can_be_tapped(server: Server, phone: Any) -> None
 
 
 def test_the_chooser_tells_boxes_of_one_name_apart(server: Server, phone: Any) -> None:
-    """Three tempura in a column under one finger: each button says where its box lies
-    among them, and the one a warning points at asks with "?", as its tag does."""
+    """Three tempura in a column under one finger: the buttons come top to bottom, each
+    saying where its box lies, and the one a warning points at asks with "?", as its tag
+    does."""
     page = phone
     column = [
         {"label": "tempura", "confidence": 0.9, "box": [420, 120, 580, 170]},
@@ -782,7 +783,7 @@ def test_the_chooser_tells_boxes_of_one_name_apart(server: Server, phone: Any) -
     page.touchscreen.tap(middle["x"] + middle["w"] / 2, middle["y"] + middle["h"] / 2)
     chooser = page.get_by_test_id("chooser")
     chooser.wait_for()
-    said = dict(
+    said = list(
         zip(
             chooser.locator("button").evaluate_all(
                 "(bs) => bs.map((b) => Number(b.dataset.testid.split('-').pop()))"
@@ -791,13 +792,40 @@ def test_the_chooser_tells_boxes_of_one_name_apart(server: Server, phone: Any) -
             strict=True,
         )
     )
-    # Box ids here count down the column: the offered ones, top to bottom.
+    # Box ids here count down the column: the offered ones, in order, top to bottom.
     words = {2: ["top", "bottom"], 3: ["top", "middle", "bottom"]}[len(said)]
-    expected = {
-        ident: f"Tempura, the {word} one" + (" ?" if ident == 2 else "")
-        for ident, word in zip(sorted(said), words, strict=True)
-    }
-    assert 2 in said and said == expected, said
+    ids = sorted(ident for ident, _ in said)
+    expected = [
+        (ident, f"Tempura, the {word} one" + (" ?" if ident == 2 else ""))
+        for ident, word in zip(ids, words, strict=True)
+    ]
+    assert 2 in ids and said == expected, said
+    close_sheet(page)
+
+
+def test_the_chooser_orders_four_of_one_name_in_words(server: Server, phone: Any) -> None:
+    """Four tempura strips under one finger: "the second from the top one" and so on, not
+    "number 2 from the top one"."""
+    page = phone
+    column = [
+        {"label": "tempura", "confidence": 0.9, "box": [420, 120 + 30 * k, 580, 152 + 30 * k]}
+        for k in range(4)
+    ]
+    open_review(server, page, column, COLUMN_PHOTO)
+    page.get_by_test_id("zoom-whole").tap()  # each strip a few CSS px: all four in reach
+    page.evaluate(CENTRE_COLUMN)
+    rects = {b["id"]: b for b in page.evaluate(BOX_RECTS)}
+    x = rects[2]["x"] + rects[2]["w"] / 2
+    y = (rects[2]["y"] + rects[3]["y"] + rects[3]["h"]) / 2
+    page.touchscreen.tap(x, y)
+    chooser = page.get_by_test_id("chooser")
+    chooser.wait_for()
+    assert chooser.locator("button").all_inner_texts() == [
+        "Tempura, the top one",
+        "Tempura, the second from the top one",
+        "Tempura, the third from the top one",
+        "Tempura, the bottom one",
+    ]
     close_sheet(page)
 
 
