@@ -449,7 +449,7 @@ function boxList(c, editable) {
               ? " (added)"
               : box.detected_label
                 ? " (set by you)" // its confidence was the detector's word for another card
-                : ` ${Math.round(box.confidence * 100)} %`,
+                : ` ${Math.round(box.confidence * 100)}%`,
             box.counted === false && !stack ? " · not counted" : "",
           ),
         );
@@ -497,7 +497,7 @@ function openBoxSheet(box, stack = null) {
     ? `The detector said ${boxName(box.detected_label)}.`
     : box.source === "reviewer"
       ? "Added by hand."
-      : `Found by the detector (${Math.round(box.confidence * 100)} % sure).`;
+      : `Found by the detector (${Math.round(box.confidence * 100)}% sure).`;
   const counted = stack
     ? ` One box on the photo, two cards: a nigiri on a wasabi.${asked ? " Tap it if it is right." : ""}`
     : box.counted === false

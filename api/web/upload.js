@@ -185,7 +185,7 @@ function uploadPhoto(number, seat, name, file, replace = false) {
           label.textContent = "Finding the cards…";
         } else {
           bar.value = Math.round(part * 100);
-          label.textContent = `Uploading… ${Math.round(part * 100)} %`;
+          label.textContent = `Uploading… ${Math.round(part * 100)}%`;
         }
       };
       const result = await app.api.uploadPhoto(number, seat, photo, current.version, progress, replace);

@@ -533,6 +533,8 @@ def test_choosing_a_boxs_own_card_counts_it_or_says_it_is_right(server: Server, 
     assert page.get_by_test_id("box-asks").inner_text() == (
         "1 card read with under 50% certainty (squid nigiri): check it"
     )
+    # Its certainty written as the warnings write theirs ("40%", not "40 %").
+    assert "Found by the detector (40% sure)." in page.get_by_test_id("sheet").inner_text()
     close_sheet(page)
     for label in ("dumpling", "squid"):
         page.locator(f'g.box[data-label="{label}"]').focus()
