@@ -495,6 +495,10 @@ def test_counting_by_hand_like_the_calculator(server: Server, browser: Any) -> N
     page.get_by_test_id("counters").wait_for()
     assert "Nothing entered yet" in page.get_by_test_id("review-status").inner_text()
     assert page.get_by_test_id("confirm").is_disabled()
+    # Nothing counted yet is not yet a problem: said plainly, not in red.
+    check = page.get_by_test_id("hand-check")
+    assert check.inner_text() == "9 cards expected, none counted yet"
+    assert check.get_attribute("class") == "hand-check"
     for key in ("tempura", "tempura", "tempura", "egg_on_wasabi", "pudding"):
         page.get_by_test_id(f"plus-{key}").click()
     page.get_by_test_id("minus-tempura").click()
