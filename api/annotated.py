@@ -15,9 +15,10 @@ from typing import Any
 
 from api import memory
 from api.models import Photo
+from api.review import Assessment
 from api.storage import PhotoStore
 from scoring import Tally
-from vision.annotate import DRAWING, annotate, encode_jpeg
+from vision.annotate import DRAWING, Told, annotate, encode_jpeg
 from vision.detections import Detections
 from vision.photo import load_photo
 from vision.reading import read_tally
@@ -30,11 +31,14 @@ def annotated_jpeg(
     *,
     players: int | None = None,
     tally: Mapping[str, int] | None = None,
+    told: Told | None = None,
 ) -> Path:
     """The path of the JPEG of `photo` with `records` (boxes in original pixels) drawn,
     and `tally` (the reviewed one, counts set by hand included) in its panel; without
-    `tally` the panel shows what the boxes read as."""
-    text = json.dumps([DRAWING, photo.sha256, list(records), players, tally], sort_keys=True)
+    `tally` the panel shows what the boxes read as. `told`: the review's warnings, notes
+    and boxes asked about, drawn as the page shows them (`to_check` indexes `records`)."""
+    said = None if told is None else [*told.warnings, *told.notes, sorted(told.to_check)]
+    text = json.dumps([DRAWING, photo.sha256, list(records), players, tally, said], sort_keys=True)
     key = hashlib.sha256(text.encode()).hexdigest()
     path = store.annotated_path(key)
     if path.exists():
@@ -48,7 +52,19 @@ def annotated_jpeg(
         final = Tally.from_mapping(tally)
         reading = dataclasses.replace(reading, tally=final, cards=final.cards)
     try:
-        image = annotate(decoded.image, reading)
+        image = annotate(decoded.image, reading, told)
         return store.put_annotated(key, encode_jpeg(image))
     finally:
         memory.photo_done()
+
+
+def review_told(assessment: Assessment, box_ids: Sequence[int]) -> Told:
+    """What the page shows of a review, to draw: the warnings kept with the photo and the
+    problems, named; the notes; and the boxes asked about ("?"), by their place in
+    `box_ids` (the order of the records drawn)."""
+    place = {box_id: index for index, box_id in enumerate(box_ids)}
+    return Told(
+        warnings=[*assessment.warnings, *(problem.message for problem in assessment.problems)],
+        notes=assessment.notes,
+        to_check=frozenset(place[box_id] for box_id in assessment.to_check),
+    )

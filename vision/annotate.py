@@ -7,6 +7,7 @@ thumbnail read alike.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import Final, NamedTuple
 
 import cv2
@@ -54,8 +55,20 @@ WARNING_TEXT: Final[tuple[int, int, int]] = (80, 200, 255)
 FONT: Final[int] = cv2.FONT_HERSHEY_SIMPLEX
 
 
-def annotate(image: np.ndarray, reading: Reading) -> np.ndarray:
-    """A copy of `image` (BGR; boxes in its pixels) with the reading drawn on it."""
+class Told(NamedTuple):
+    """What a game's review says of a photo beyond its boxes' reading, to draw instead of
+    the reading's own: the warnings a game kept with the photo (the hand size's, which a
+    second reading of the boxes cannot give) and its problems, named; its notes; and the
+    boxes the warnings point at, by index in the detections read."""
+
+    warnings: Sequence[str]
+    notes: Sequence[str]
+    to_check: frozenset[int]
+
+
+def annotate(image: np.ndarray, reading: Reading, told: Told | None = None) -> np.ndarray:
+    """A copy of `image` (BGR; boxes in its pixels) with the reading drawn on it, and what
+    a review says of it (`told`) where one does."""
     canvas = _as_bgr(image).copy()
     style = _Style.for_image(canvas)
     detections = reading.detections
@@ -64,10 +77,12 @@ def annotate(image: np.ndarray, reading: Reading) -> np.ndarray:
         _draw_frame(canvas, style, box, int(class_id))
     for wasabi, nigiri in reading.stacks:
         _draw_link(canvas, style, detections.xyxy[wasabi], detections.xyxy[nigiri])
-    labelled = tags(reading)
+    labelled = tags(reading, None if told is None else told.to_check)
     for tag, place in zip(labelled, tag_places(labelled, style, canvas.shape[:2]), strict=True):
         _draw_tag(canvas, style, tag, place)
-    _draw_panel(canvas, style, reading)
+    if told is None:
+        told = Told(reading.warning_texts, reading.note_texts, frozenset(reading.to_check))
+    _draw_panel(canvas, style, reading, told)
     return canvas
 
 
@@ -79,7 +94,7 @@ class Tag(NamedTuple):
     class_id: int
 
 
-def tags(reading: Reading) -> list[Tag]:
+def tags(reading: Reading, to_check: Iterable[int] | None = None) -> list[Tag]:
     """A tag per card box in the names people use ("Egg nigiri 91%"); a stack is one thing
     with one tag ("Salmon on wasabi 88%", the nigiri's confidence) on top of both of its
     boxes, its wasabi strip tagless, so that no tag says "wasabi" of a wasabi under a
@@ -87,7 +102,9 @@ def tags(reading: Reading) -> list[Tag]:
     detections = reading.detections
     under = {wasabi: nigiri for wasabi, nigiri in reading.stacks}
     on = {nigiri: wasabi for wasabi, nigiri in reading.stacks}
-    named = set(reading.to_check)  # indices in the detections read: `source` maps them
+    # The boxes a warning points at (the reading's, unless `to_check` says), by index in
+    # the detections read: `source` maps them to the reading's.
+    named = set(reading.to_check if to_check is None else to_check)
     checked = {index for index, read in enumerate(reading.source) if int(read) in named}
     result = []
     for index, (box, class_id, confidence) in enumerate(
@@ -220,7 +237,7 @@ def _draw_link(canvas: np.ndarray, style: _Style, wasabi: np.ndarray, nigiri: np
         cv2.circle(canvas, point, 2 * style.line + 2, STACK_LINK, cv2.FILLED, cv2.LINE_AA)
 
 
-def _draw_panel(canvas: np.ndarray, style: _Style, reading: Reading) -> None:
+def _draw_panel(canvas: np.ndarray, style: _Style, reading: Reading, told: Told) -> None:
     """The tally's non-zero counts and the card count, then warnings and notes, on a
     darkened panel so that they read over any photo, in the corner where it hides the
     least of the cards (top left when it hides none)."""
@@ -230,8 +247,8 @@ def _draw_panel(canvas: np.ndarray, style: _Style, reading: Reading) -> None:
         for key, count in reading.tally.to_dict().items()
         if count
     ]
-    lines += [(f"! {warning}", WARNING_TEXT) for warning in reading.warning_texts]
-    lines += [(note, PANEL_TEXT) for note in reading.note_texts]
+    lines += [(f"! {warning}", WARNING_TEXT) for warning in told.warnings]
+    lines += [(note, PANEL_TEXT) for note in told.notes]
     panel = panel_layout(lines, canvas.shape[:2], style)
     left, top = _panel_corner(canvas.shape[:2], panel.width, panel.height, reading.detections.xyxy)
     region = canvas[top : top + panel.height, left : left + panel.width]

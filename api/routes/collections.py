@@ -9,7 +9,7 @@ from fastapi import APIRouter, Body, status
 from fastapi.responses import FileResponse, Response
 
 from api import collections, games, public
-from api.annotated import annotated_jpeg
+from api.annotated import annotated_jpeg, review_told
 from api.deps import (
     AuthorizedUploadDep,
     DetectorDep,
@@ -245,6 +245,7 @@ def annotated_draft(
         raise NotFound("this collection has no photo")
     records = [box.record() for box in view.state.boxes.values()]
     tally = view.assessment.tally.to_dict()
+    told = review_told(view.assessment, list(view.state.boxes))
     session.commit()  # drawing is slow: hold no transaction meanwhile
-    path = annotated_jpeg(store, photo, records, players=len(game.players), tally=tally)
+    path = annotated_jpeg(store, photo, records, players=len(game.players), tally=tally, told=told)
     return FileResponse(path, media_type="image/jpeg")

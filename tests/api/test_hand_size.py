@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import cv2
+import numpy as np
+import pytest
 from fastapi.testclient import TestClient
 
 from tests.api.conftest import FakeDetector, Table, boxes_for, make_photo
@@ -103,3 +106,24 @@ def test_detect_settles_with_the_player_count_and_points_out_what_it_could_not(
     unknown = detect()
     assert unknown["tally"]["squid"] == 1 and unknown["cards"] == 9
     assert unknown["warnings"] == [UNSURE]
+
+
+def test_the_annotated_photo_says_and_marks_what_the_hand_size_read(
+    table: Table, detector: FakeDetector, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The JPEG a game serves draws what its review shows: the warning kept with the photo
+    (a reading of the boxes alone cannot give it) and a "?" on the stack it names."""
+    _upload(table, detector, _records(ONE_TOO_FEW, 0.97))
+    drawn: list[str] = []
+    real = cv2.putText
+
+    def record(image: np.ndarray, text: str, *args: Any, **kwargs: Any) -> Any:
+        drawn.append(text)
+        return real(image, text, *args, **kwargs)
+
+    monkeypatch.setattr(cv2, "putText", record)
+    response = table.client.get(f"{table.collection_url(1, 1)}/annotated.jpg")
+    assert response.status_code == 200
+    words = " ".join(text.strip() for text in drawn)
+    assert "! one egg nigiri read as lying on a wasabi" in words, drawn
+    assert [text for text in drawn if text.endswith(" ?")] == ["Egg on wasabi 90% ?"], drawn
