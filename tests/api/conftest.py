@@ -287,3 +287,16 @@ TWO_STACKS = [
     {"label": "tempura", "confidence": 0.9, "box": [100, 420, 260, 580]},
     {"label": "tempura", "confidence": 0.9, "box": [400, 420, 560, 580]},
 ]
+
+
+def texts_drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The texts OpenCV draws from now on (an annotated photo's tags and panel), in order."""
+    drawn: list[str] = []
+    real = cv2.putText
+
+    def record(image: np.ndarray, text: str, *args: Any, **kwargs: Any) -> Any:
+        drawn.append(text)
+        return real(image, text, *args, **kwargs)
+
+    monkeypatch.setattr(cv2, "putText", record)
+    return drawn

@@ -7,12 +7,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-import cv2
-import numpy as np
 import pytest
 
 from scoring.cards import TALLY_KEYS, TALLY_NAMES
-from tests.api.conftest import FakeDetector, Table, make_photo
+from tests.api.conftest import FakeDetector, Table, make_photo, texts_drawn
 from vision.annotate import tags
 from vision.detections import Detections
 from vision.reading import read_tally
@@ -56,14 +54,7 @@ def test_the_served_jpeg_draws_human_names_only(
 ) -> None:
     detector.register((900, 700), RECORDS)
     assert table.upload(1, 1, make_photo((900, 700), RECORDS)).status_code == 201
-    drawn: list[str] = []
-    real = cv2.putText
-
-    def record(image: np.ndarray, text: str, *args: Any, **kwargs: Any) -> Any:
-        drawn.append(text)
-        return real(image, text, *args, **kwargs)
-
-    monkeypatch.setattr(cv2, "putText", record)
+    drawn = texts_drawn(monkeypatch)
     response = table.client.get(f"{table.collection_url(1, 1)}/annotated.jpg")
     assert response.status_code == 200 and response.headers["content-type"] == "image/jpeg"
     assert "Salmon on wasabi 88%" in drawn and "Salmon on wasabi: 1" in drawn

@@ -6,12 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import cv2
-import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.api.conftest import FakeDetector, Table, boxes_for, make_photo
+from tests.api.conftest import FakeDetector, Table, boxes_for, make_photo, texts_drawn
 
 # Three players hold 9 cards. Eight cards and a stack box no wasabi box lies under, on the
 # stack check's word (0.96) alone, make 10 as a stack (it counts 2): one too many.
@@ -114,14 +112,7 @@ def test_the_annotated_photo_says_and_marks_what_the_hand_size_read(
     """The JPEG a game serves draws what its review shows: the warning kept with the photo
     (a reading of the boxes alone cannot give it) and a "?" on the stack it names."""
     _upload(table, detector, _records(ONE_TOO_FEW, 0.97))
-    drawn: list[str] = []
-    real = cv2.putText
-
-    def record(image: np.ndarray, text: str, *args: Any, **kwargs: Any) -> Any:
-        drawn.append(text)
-        return real(image, text, *args, **kwargs)
-
-    monkeypatch.setattr(cv2, "putText", record)
+    drawn = texts_drawn(monkeypatch)
     response = table.client.get(f"{table.collection_url(1, 1)}/annotated.jpg")
     assert response.status_code == 200
     words = " ".join(text.strip() for text in drawn)
