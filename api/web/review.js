@@ -420,7 +420,12 @@ function boxList(c, editable) {
   const why = [];
   if (stacks.length) why.push(`a nigiri on a wasabi is one box and two cards`);
   if (uncounted) why.push(`${plural(uncounted, "box", "boxes")} not counted (too unsure, or a second box on one card)`);
-  const summary = `${plural(things.length, "box", "boxes")}, ${plural(cards, "card")}`;
+  // Counts set by hand add cards no box shows: said, so the list's count and the
+  // counters' agree.
+  const byHand = c.cards - cards;
+  const summary =
+    `${plural(things.length, "box", "boxes")}, ${plural(cards, "card")}` +
+    (byHand ? `; ${Math.abs(byHand)} ${byHand > 0 ? "more" : "fewer"} set by hand` : "");
   return h(
     "details",
     { class: "box-list", "data-testid": "box-list" },

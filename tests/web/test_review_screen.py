@@ -514,6 +514,18 @@ def test_a_long_name_keeps_the_confirm_bar_to_one_line(server: Server, phone: An
     assert box["height"] < 50 and box["x"] + box["width"] <= page.viewport_size["width"], box
 
 
+def test_the_box_list_counts_the_cards_set_by_hand(server: Server, phone: Any) -> None:
+    """Two dumplings added with + show on no box: the list's button says so, so that its
+    count and the counters' agree."""
+    page = phone
+    open_review(server, page, boxes_for(["tempura"] * 8, width=750, height=1000), (750, 1000))
+    for _ in range(2):
+        page.get_by_test_id("plus-dumpling").click()
+        idle(page)
+    button = page.get_by_test_id("box-list-button")
+    assert button.inner_text().endswith("List the boxes (8 boxes, 8 cards; 2 more set by hand)")
+
+
 def test_choosing_a_boxs_own_card_counts_it_or_says_it_is_right(server: Server, phone: Any) -> None:
     """A box not counted (too unsure) is counted, and a box asked about ("?") is taken as
     read, by choosing the card it already names: before, that choice did nothing."""
