@@ -77,11 +77,11 @@ def annotate(image: np.ndarray, reading: Reading, told: Told | None = None) -> n
         _draw_frame(canvas, style, box, int(class_id))
     for wasabi, nigiri in reading.stacks:
         _draw_link(canvas, style, detections.xyxy[wasabi], detections.xyxy[nigiri])
-    labelled = tags(reading, None if told is None else told.to_check)
-    for tag, place in zip(labelled, tag_places(labelled, style, canvas.shape[:2]), strict=True):
-        _draw_tag(canvas, style, tag, place)
     if told is None:
         told = Told(reading.warning_texts, reading.note_texts, frozenset(reading.to_check))
+    labelled = tags(reading, told.to_check)
+    for tag, place in zip(labelled, tag_places(labelled, style, canvas.shape[:2]), strict=True):
+        _draw_tag(canvas, style, tag, place)
     _draw_panel(canvas, style, reading, told)
     return canvas
 
