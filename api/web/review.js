@@ -313,6 +313,14 @@ function asks(box, stack) {
   return Boolean(box.check || stack?.top?.check || stack?.strip?.check);
 }
 
+// The cards the photo marks "?" (as its tags do): a stack one card, asked about where any
+// of its boxes is.
+export function markedCards(c) {
+  const { partOf } = findStacks(c.detections);
+  return c.detections.filter((box) => partOf.get(box.id)?.strip !== box && asks(box, partOf.get(box.id)))
+    .length;
+}
+
 // The warnings that point at a box (or its stack's boxes), in words: its sheet repeats
 // them, so that a player who taps a "?" is told what to check.
 function askedOf(box, stack) {

@@ -8,6 +8,7 @@ import { app, go } from "./state.js";
 import { fetchAll, setOffline } from "./loading.js";
 import { closeSheet, openSheet, toast } from "./sheet.js";
 import { render } from "./game.js";
+import { markedCards } from "./review.js";
 
 let queue = Promise.resolve();
 
@@ -115,8 +116,7 @@ export function confirmTally() {
   return queue.then(() => {
     const c = app.collection;
     if (!c) return null;
-    // A stack's wasabi strip is part of its nigiri's card: one "?" on the photo.
-    const marked = (c.detections ?? []).filter((b) => b.check && !(b.label === "wasabi" && b.stack_with !== null)).length;
+    const marked = markedCards(c);
     const asks = [c.hand_note, marked ? `${plural(marked, "card")} still marked “?”` : null].filter(Boolean);
     if (!asks.length) return sendConfirm();
     openSheet(
