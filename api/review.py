@@ -338,15 +338,16 @@ def assess(
         # Vision's notices only: the collection's own problems (reading.problems) come
         # once, as `problems` below, checked with the player's name.
         standing = [s for s in (_standing(w, state) for w in warnings) if s is not None]
-        warned = [*(text for text, _ in standing), *(n.text for n in reading.notices if n.warns)]
         # state.detections() lists the boxes in order: the reading's indices map to ids.
         ids = [box.id for box in state.boxes.values()]
         kept = [ids[i] for i in reading.source]
         counted = frozenset(kept)
+        # Each warning in words, with the ids of the boxes it points at.
         told = [
             *standing,
             *((n.text, [ids[i] for i in n.boxes]) for n in reading.notices if n.warns),
         ]
+        warned = [text for text, _ in told]
         for text, named in told:
             for ident in named:
                 asks[ident] = (*asks.get(ident, ()), text)
