@@ -44,12 +44,12 @@ function overlaps(a, b) {
   return a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
 }
 
-// Places each box's tag (g.box > g.tag, holding a rect and a text; the box's corners and
-// its names, longest first, in data-xyxy and data-names) at the first spot by its box
-// where it overlaps no tag placed before and lies inside the photo in view: inside its
-// top-left corner, top-right, bottom-left, just above, just below, beside it right or
-// left; with a shorter name where the long one fits nowhere; hidden where none fits (the
-// list still names it).
+// Places each box's tag (g.tags > g.tag, holding a rect and a text, its names longest
+// first in data-names; its box's corners in data-xyxy of the g.box of its data-box-id)
+// at the first spot by its box where it overlaps no tag placed before and lies inside the
+// photo in view: inside its top-left corner, top-right, bottom-left, just above, just
+// below, beside it right or left; with a shorter name where the long one fits nowhere;
+// hidden where none fits (the list still names it).
 export function layoutTags(svg) {
   const px = unitsPerPixel(svg);
   if (!px) return;
@@ -59,19 +59,18 @@ export function layoutTags(svg) {
   const height = font * 1.35;
   const gap = px;
   const placed = [];
-  const groups = [...svg.querySelectorAll("g.box[data-names]")].sort((a, b) => {
-    const [ax, ay] = JSON.parse(a.dataset.xyxy);
-    const [bx, by] = JSON.parse(b.dataset.xyxy);
-    return ay - by || ax - bx;
-  });
-  for (const group of groups) {
-    const [x1, y1, x2, y2] = JSON.parse(group.dataset.xyxy);
-    const tag = group.querySelector("g.tag");
+  const corners = (tag) =>
+    JSON.parse(svg.querySelector(`g.box[data-box-id="${tag.dataset.boxId}"]`).dataset.xyxy);
+  const tags = [...svg.querySelectorAll("g.tag[data-names]")]
+    .map((tag) => ({ tag, xyxy: corners(tag) }))
+    .sort((a, b) => a.xyxy[1] - b.xyxy[1] || a.xyxy[0] - b.xyxy[0]);
+  for (const { tag, xyxy } of tags) {
+    const [x1, y1, x2, y2] = xyxy;
     const rect = tag.querySelector("rect");
     const text = tag.querySelector("text");
     text.setAttribute("font-size", font);
     let spot = null;
-    for (const name of JSON.parse(group.dataset.names)) {
+    for (const name of JSON.parse(tag.dataset.names)) {
       text.textContent = name;
       const width = text.getComputedTextLength() + 2 * pad;
       if (width > view.width || height > view.height) continue;

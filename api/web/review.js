@@ -213,7 +213,9 @@ function photoSvg(c, editable) {
     const image = s("image", { href: c.photo.image_url, x: 0, y: 0, width, height, preserveAspectRatio: "none" });
     // A photo the browser cannot show (HEIC outside Safari): the server's JPEG instead.
     image.addEventListener("error", () => image.setAttribute("href", c.photo.annotated_url), { once: true });
-    svg.append(image, s("g", { class: "boxes" }), s("g", { class: "drawing" }));
+    // Tags over every frame: a smaller box's frame, drawn after a larger box, had crossed
+    // out that box's tag ("Tempu|ra").
+    svg.append(image, s("g", { class: "boxes" }), s("g", { class: "tags" }), s("g", { class: "drawing" }));
     app.photoCache = { id, svg };
     svg.addEventListener("pointerdown", (event) => startDrawing(event, svg));
     svg.addEventListener("pointermove", (event) => moveDrawing(event, svg));
@@ -248,6 +250,7 @@ function photoSvg(c, editable) {
     });
   svg.things = editable ? things : [];
   const boxes = [...c.detections].sort((a, b) => area(b.box) - area(a.box)); // small on top
+  const tags = [];
   group.replaceChildren(
     ...boxes.map((box) => {
       const [x1, y1, x2, y2] = box.box;
@@ -258,21 +261,21 @@ function photoSvg(c, editable) {
       const colour = BY_KEY[label]?.colour || "#fff";
       const name = boxName(label);
       const check = asks(box, stack);
+      const uncounted = box.counted === false && !stack;
       const what = strip
-        ? `The wasabi under the ${boxName(label)}`
+        ? `The wasabi under the ${name}`
         : stack
-          ? `${boxName(label)} (one box, two cards)${check ? ", check it" : ""}`
+          ? `${name} (one box, two cards)${check ? ", check it" : ""}`
           : `${boxName(box.label)}${box.counted === false ? " (not counted)" : ""}${check ? ", check it" : ""}`;
       const thing = things.find((x) => x.box === box);
       const node = s(
         "g",
         {
-          class: `box ${box.source}${box.detected_label ? " relabeled" : ""}${box.counted === false && !stack ? " uncounted" : ""}${strip ? " strip" : ""}${check && !strip ? " check" : ""}${app.chosen.has(box.id) ? " chosen" : ""}`,
+          class: `box ${box.source}${box.detected_label ? " relabeled" : ""}${uncounted ? " uncounted" : ""}${strip ? " strip" : ""}${check && !strip ? " check" : ""}${app.chosen.has(box.id) ? " chosen" : ""}`,
           "data-box-id": box.id,
           "data-label": box.label,
           "data-stack": stack ? stack.label : null,
           "data-xyxy": thing ? JSON.stringify(thing.xyxy) : null,
-          "data-names": strip ? null : JSON.stringify(tagNames(label).map((n) => (check ? `${n} ?` : n))),
           tabindex: editable ? 0 : null,
           role: editable ? "button" : null,
           "aria-label": `${what}${editable ? ": change or delete" : ""}`,
@@ -286,10 +289,22 @@ function photoSvg(c, editable) {
           stroke: colour,
           "stroke-width": Math.max(unit * 0.45, 2),
         }),
-        strip
-          ? null
-          : s("g", { class: "tag" }, s("rect", { fill: colour }), s("text", { class: "tag-text" }, check ? `${name} ?` : name)),
       );
+      if (!strip) {
+        const names = tagNames(label).map((n) => (check ? `${n} ?` : n));
+        tags.push(
+          s(
+            "g",
+            {
+              class: `tag${uncounted ? " uncounted" : ""}${check ? " check" : ""}`,
+              "data-box-id": box.id,
+              "data-names": JSON.stringify(names),
+            },
+            s("rect", { fill: colour }),
+            s("text", { class: "tag-text" }, names[0]),
+          ),
+        );
+      }
       if (editable) {
         node.addEventListener("keydown", (event) => {
           if (event.key === "Enter" || event.key === " ") {
@@ -301,13 +316,11 @@ function photoSvg(c, editable) {
       return node;
     }),
   );
+  svg.querySelector("g.tags").replaceChildren(...tags);
   requestAnimationFrame(() => layoutTags(svg));
   return svg;
 }
 
-// A tag's names, longest first: the card's, then where that one is crowded out, its
-// first word, where that still says the card ("Chopsticks", not "Maki" for "Maki 2" nor
-// "Salmon" for a salmon on its wasabi).
 // Whether a warning points at this box or at its stack's boxes: its tag asks, with "?".
 function asks(box, stack) {
   return Boolean(box.check || stack?.top?.check || stack?.strip?.check);
@@ -328,6 +341,9 @@ function askedOf(box, stack) {
   return [...new Set(texts)];
 }
 
+// A tag's names, longest first: the card's, then where that one is crowded out, its
+// first word, where that still says the card ("Chopsticks", not "Maki" for "Maki 2" nor
+// "Salmon" for a salmon on its wasabi).
 function tagNames(label) {
   const name = boxName(label);
   const first = name.split(" ")[0];

@@ -406,7 +406,7 @@ def test_a_stack_reads_as_one_thing_in_human_words(server: Server, phone: Any) -
     assert page.get_by_test_id("count-wasabi").inner_text() == "0"
 
     # On the photo: each stack's tag names the stack; its wasabi has no tag of its own.
-    tags = page.locator("svg g.box text").evaluate_all("(ts) => ts.map((t) => t.textContent)")
+    tags = page.locator("svg g.tag text").evaluate_all("(ts) => ts.map((t) => t.textContent)")
     # The squid stack, read at 40 %, is what the reading's warning points at.
     assert sorted(tags) == ["Salmon on wasabi", "Squid on wasabi ?", "Tempura", "Tempura"]
     assert page.locator("g.box.strip").count() == 2
@@ -488,9 +488,11 @@ def test_what_to_check_is_on_the_first_screen_and_nothing_widens_the_review(
     # The box it points at asks on the photo too: its tag ends in "?", the others do not.
     asking = page.locator("g.box.check")
     assert asking.count() == 1 and asking.get_attribute("data-label") == "maki_2"
-    assert asking.locator("text").text_content().endswith(" ?")
+    tag = page.locator(f'g.tag[data-box-id="{asking.get_attribute("data-box-id")}"]')
+    assert tag.get_attribute("class") == "tag check"
+    assert tag.locator("text").text_content().endswith(" ?")
     assert "check it" in asking.get_attribute("aria-label")
-    others = page.locator("g.box:not(.check) text").all_text_contents()
+    others = page.locator("g.tag:not(.check) text").all_text_contents()
     assert others and not any(text.endswith("?") for text in others), others
     width = page.viewport_size["width"]
     right = page.evaluate(
@@ -691,7 +693,7 @@ BOX_RECTS = """() => [...document.querySelectorAll("g.box")].map((g) => {
 
 TAG_RECTS = """() => {
   const svg = document.querySelector('[data-testid="photo"]').getBoundingClientRect();
-  const tags = [...document.querySelectorAll("g.box g.tag")]
+  const tags = [...document.querySelectorAll("g.tag")]
     .filter((t) => getComputedStyle(t).display !== "none")
     .map((t) => {
       const r = t.querySelector("rect").getBoundingClientRect();
@@ -700,7 +702,26 @@ TAG_RECTS = """() => {
                x2: Math.max(r.right, s.right), y2: Math.max(r.bottom, s.bottom) };
     });
   return { svg: { x1: svg.left, y1: svg.top, x2: svg.right, y2: svg.bottom }, tags,
-           hidden: document.querySelectorAll("g.box[data-names]").length - tags.length };
+           hidden: document.querySelectorAll("g.tag[data-names]").length - tags.length };
+}"""
+
+# The frames painted over a tag (later in document order) where they cross it, by name:
+# a frame drawn over a tag crosses its words out ("Tempu|ra").
+FRAMES_OVER_TAGS = """() => {
+  const meets = (a, b) =>
+    a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const crossed = [];
+  for (const tag of document.querySelectorAll("g.tag")) {
+    if (getComputedStyle(tag).display === "none") continue;
+    const r = tag.querySelector("rect").getBoundingClientRect();
+    for (const frame of document.querySelectorAll("g.box rect.frame")) {
+      const later = tag.compareDocumentPosition(frame) & Node.DOCUMENT_POSITION_FOLLOWING;
+      if (later && meets(r, frame.getBoundingClientRect())) {
+        crossed.push(`${tag.textContent} by ${frame.parentNode.dataset.label}`);
+      }
+    }
+  }
+  return crossed;
 }"""
 
 CENTRE_COLUMN = """() => {
@@ -862,8 +883,9 @@ def test_tags_do_not_overlap_or_leave_the_photo(server: Server, phone: Any) -> N
     page = phone
     open_review(server, page, COLUMN_BOXES, COLUMN_PHOTO)
     page.evaluate(CENTRE_COLUMN)
-    page.wait_for_function("() => document.querySelector('g.box g.tag rect').getAttribute('width')")
+    page.wait_for_function("() => document.querySelector('g.tag rect').getAttribute('width')")
     # As it opens, on the cards: every box keeps its tag, in full.
+    assert page.evaluate(FRAMES_OVER_TAGS) == []
     found = tags_apart_and_inside(page)
     assert found["hidden"] == 0, found
     names = sorted(t["name"] for t in found["tags"])

@@ -62,7 +62,7 @@ SHEET_OPEN = """() => document.querySelector('#sheet[open]')
 CONFIRM_SETTLED = """() => document.querySelector('[data-testid="confirm-question"]')
   || !document.querySelector('[data-testid="confirm"]')"""
 
-TAG_NAMES = """() => [...document.querySelectorAll("svg g.box text")].map((t) => t.textContent)"""
+TAG_NAMES = """() => [...document.querySelectorAll("svg g.tag text")].map((t) => t.textContent)"""
 
 
 def shot(page: Any, name: str) -> None:
