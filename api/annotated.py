@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from api import memory
+from api.collections import CollectionView
 from api.models import Photo
-from api.review import Assessment
 from api.storage import PhotoStore
 from scoring import Tally
 from vision.annotate import DRAWING, Told, annotate, encode_jpeg
@@ -58,13 +58,14 @@ def annotated_jpeg(
         memory.photo_done()
 
 
-def review_told(assessment: Assessment, box_ids: Sequence[int]) -> Told:
+def review_told(view: CollectionView, box_ids: Sequence[int]) -> Told:
     """What the page shows of a review, to draw: the warnings kept with the photo and the
     problems, named; the notes; and the boxes asked about ("?"), by their place in
     `box_ids` (the order of the records drawn)."""
+    assessment = view.assessment
     place = {box_id: index for index, box_id in enumerate(box_ids)}
     return Told(
-        warnings=[*assessment.warnings, *(problem.message for problem in assessment.problems)],
+        warnings=[*assessment.warnings, *(problem.message for problem in view.problems)],
         notes=assessment.notes,
         to_check=frozenset(place[box_id] for box_id in assessment.to_check),
     )

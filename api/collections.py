@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, object_session, selectinload
@@ -30,6 +30,7 @@ from api.schemas import (
 )
 from api.storage import PhotoStore, media_type, sha256_hex
 from scoring import (
+    Problem,
     Tally,
     check_collection,
 )
@@ -61,6 +62,19 @@ UNREVIEWED_LISTED = 3
 
 
 @dataclass(frozen=True)
+class SamePhoto:
+    """Another collection of the game whose current photo is this one's very file: a
+    photo sent for the wrong player, or last round's sent again."""
+
+    round: int
+    seat: int
+    player: str
+
+
+SAME_PHOTO: Final = "same_photo"  # the Problem code
+
+
+@dataclass(frozen=True)
 class CollectionView:
     """A collection with its replayed review and the tally that stands for it."""
 
@@ -71,10 +85,18 @@ class CollectionView:
     assessment: review.Assessment
     photo: Photo | None  # the current one
     photos: dict[int, Photo] = field(default_factory=dict)  # every one uploaded, by id
+    same_photo: list[SamePhoto] = field(default_factory=list)
 
     @property
     def player(self) -> Player:
         return self.collection.player
+
+    @property
+    def problems(self) -> list[Problem]:
+        """What does not add up about this collection: its tally's problems (the hand
+        size, the deck) and a photo that is another collection's."""
+        shared = same_photo_problem(self)
+        return [*self.assessment.problems, *([shared] if shared else [])]
 
     @property
     def earlier(self) -> list[EarlierView]:
@@ -124,7 +146,65 @@ def view_collection(game: Game, collection: Collection) -> CollectionView:
     state = review.replay(events, {ident: p.detections for ident, p in photos.items()})
     photo = None if state.photo_id is None else photos.get(state.photo_id)
     assessment = _assess(game, collection, state, photo)
-    return CollectionView(game, collection.round, collection, state, assessment, photo, photos)
+    same = _same_photo(game, collection, photo)
+    return CollectionView(
+        game, collection.round, collection, state, assessment, photo, photos, same
+    )
+
+
+def _same_photo(game: Game, collection: Collection, photo: Photo | None) -> list[SamePhoto]:
+    """The game's other collections of this round or an earlier one whose current photo
+    is `photo`'s file (by sha256), in round and seat order: of two rounds, the later one's
+    is the photo sent again. One indexed query; a collection is replayed only where it
+    was ever sent that file."""
+    if photo is None:
+        return []
+    session = object_session(collection)
+    assert session is not None
+    others = session.scalars(
+        select(Collection)
+        .join(Photo, Photo.collection_id == Collection.id)
+        .join(Round, Collection.round_id == Round.id)
+        .where(
+            Round.game_id == game.id,
+            Round.number <= collection.round.number,
+            Photo.sha256 == photo.sha256,
+            Collection.id != collection.id,
+        )
+        .distinct()
+    ).all()
+    found = []
+    for other in others:
+        current = review.replay(_events(other), {}).photo_id
+        shown = None if current is None else session.get(Photo, current)
+        if shown is not None and shown.sha256 == photo.sha256:
+            found.append(SamePhoto(other.round.number, other.player.seat, other.player.name))
+    return sorted(found, key=lambda same: (same.round, same.seat))
+
+
+def same_photo_problem(view: CollectionView) -> Problem | None:
+    """The collection's photo being another's, in words ("Ben's photo is the same file as
+    Ana's"), or None. An error: one of the two is not its player's cards of this round."""
+    if not view.same_photo:
+        return None
+    number = view.round.number
+    names = [
+        f"{same.player}'s" + ("" if same.round == number else f" in round {same.round}")
+        for same in view.same_photo
+    ]
+    this_round = any(same.round == number for same in view.same_photo)
+    advice = (
+        "each player photographs their own cards; retake the one that is not"
+        if this_round
+        else "take a photo of this round's cards"
+    )
+    return Problem(
+        severity="error",
+        code=SAME_PHOTO,
+        message=f"{view.player.name}'s photo is the same file as {' and '.join(names)}: {advice}",
+        player=view.player.seat - 1,
+        round=number - 1,
+    )
 
 
 def _assess(

@@ -184,7 +184,7 @@ def collection_public(view: CollectionView) -> CollectionPublic:
         hand_note=hand_note(assessment.problems),
         warnings=assessment.warnings,
         notes=assessment.notes,
-        problems=[ProblemPublic(**rounds.problem_dict(view.game, p)) for p in assessment.problems],
+        problems=[ProblemPublic(**rounds.problem_dict(view.game, p)) for p in view.problems],
         confirmed_tally=None
         if state.confirmed_tally is None or not state.confirmed
         else TallyOut(**_full(state.confirmed_tally)),
@@ -214,12 +214,13 @@ def events_public(view: CollectionView) -> list[EventPublic]:
 
 def round_public(game: Game, row: Round, views: list[CollectionView]) -> RoundPublic:
     confirmed = [v for v in views if v.state.confirmed and v.state.confirmed_tally is not None]
-    problems = []
     if len(confirmed) == len(views):
-        tallies = [Tally.from_mapping(v.state.confirmed_tally or {}) for v in views]
-        problems = rounds.round_problems(game, row.number, tallies)
+        problems = rounds.round_problems(game, row.number, views)
     else:
-        problems = [p for v in views for p in v.assessment.problems]
+        problems = [
+            *(p for v in views for p in v.assessment.problems),
+            *rounds.same_photo_problems(views),
+        ]
     record = rounds.latest_record(row)
     accepts = True
     try:

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, selectinload
 
-from api.collections import CollectionView, view_collection
+from api.collections import CollectionView, same_photo_problem, view_collection
 from api.errors import (
     Conflict,
     Unprocessable,
@@ -86,7 +86,7 @@ def record_round(
             reason="unconfirmed",
         )
     tallies = [Tally.from_mapping(v.state.confirmed_tally or {}) for v in views]
-    problems = round_problems(game, number, tallies)
+    problems = round_problems(game, number, views)
     errors = [p for p in problems if p.is_error]
     if errors and not accept_problems:
         raise Unprocessable(
@@ -117,10 +117,31 @@ def record_round(
     return get_round(get_game(session, game.id), number)
 
 
-def round_problems(game: Game, number: int, tallies: list[Tally]) -> list[Problem]:
-    """This round's problems, and the game's (deck across rounds) with it in place: less
-    a kind over the deck in the other rounds already (recorded so, accepted) that this
-    round holds none of, which fixing this round cannot mend."""
+def round_problems(game: Game, number: int, views: list[CollectionView]) -> list[Problem]:
+    """This round's problems with every tally confirmed (`views`, in seat order): its
+    tallies', the game's (deck across rounds) with it in place, and photos sent twice."""
+    tallies = [Tally.from_mapping(v.state.confirmed_tally or {}) for v in views]
+    return [*_tally_problems(game, number, tallies), *same_photo_problems(views)]
+
+
+def same_photo_problems(views: list[CollectionView]) -> list[Problem]:
+    """The round's photos that are another collection's, each said once: two players of
+    this round with one photo, by the first of them (its words name the other)."""
+    problems = []
+    for view in views:
+        number, seat = view.round.number, view.player.seat
+        if all(same.round == number and same.seat < seat for same in view.same_photo):
+            continue  # nothing shared, or said by an earlier seat's problem
+        problem = same_photo_problem(view)
+        if problem is not None:
+            problems.append(problem)
+    return problems
+
+
+def _tally_problems(game: Game, number: int, tallies: list[Tally]) -> list[Problem]:
+    """The round's tallies' problems, and the game's (deck across rounds) with it in
+    place: less a kind over the deck in the other rounds already (recorded so, accepted)
+    that this round holds none of, which fixing this round cannot mend."""
     rounds = recorded_tallies(game)
     while len(rounds) < number:
         rounds.append([])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import shlex
 import sys
 from pathlib import Path
 from typing import Any
@@ -273,9 +274,23 @@ def run_train(args: argparse.Namespace) -> int:
             imgsz=imgsz,
             stack_check_onnx=stack_check,
             deck=deck if isinstance(deck, dict) else None,
+            step=_this_command(),
         )
-        print(f"shipped into {args.ship}")
+        print(_shipped(args.ship))
     return 0
+
+
+def _this_command() -> str:
+    """The command running, as the model card's recipe records a step."""
+    return shlex.join(["sushigo", *sys.argv[1:]])
+
+
+def _shipped(folder: Path) -> str:
+    return (
+        f"shipped into {folder}; its model card's figures were of the networks replaced and "
+        f"are dropped: measure these with python -m vision.training.model_card --weights "
+        f"{folder} --set NAME=DIR"
+    )
 
 
 def _start(args: argparse.Namespace, name: str) -> Path | None:
@@ -336,8 +351,9 @@ def run_finetune(args: argparse.Namespace) -> int:
             classifier_onnx=tuned / "classifier.onnx",
             imgsz=imgsz,
             stack_check_onnx=float_path(stack_check) if stack_check else None,
+            step=_this_command(),
         )
-        print(f"shipped into {args.ship}")
+        print(_shipped(args.ship))
     return 0
 
 

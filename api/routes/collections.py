@@ -245,7 +245,7 @@ def annotated_draft(
         raise NotFound("this collection has no photo")
     records = [box.record() for box in view.state.boxes.values()]
     tally = view.assessment.tally.to_dict()
-    told = review_told(view.assessment, list(view.state.boxes))
+    told = review_told(view, list(view.state.boxes))
     session.commit()  # drawing is slow: hold no transaction meanwhile
     path = annotated_jpeg(store, photo, records, players=len(game.players), tally=tally, told=told)
     return FileResponse(path, media_type="image/jpeg")

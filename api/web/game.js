@@ -308,7 +308,9 @@ function roundPanel(round) {
       ),
     );
   }
-  if (edit) {
+  // Once refused, "Record anyway" is the one way on: a second press of Record changed
+  // nothing on the screen.
+  if (edit && !refused) {
     panel.append(
       h(
         "button",

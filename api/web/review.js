@@ -110,15 +110,17 @@ function handCheck(c) {
     { class: `hand-check${kind}`, "data-testid": "hand-check", role: "status" },
     ok ? "✓ " : begun ? "! " : "",
     begun ? `${c.hand_size} cards expected, ${c.cards} found` : `${c.hand_size} cards expected, none counted yet`,
-    ok || !begun ? "" : handOff(c.hand_size - c.cards),
+    ok || !begun ? "" : handOff(c.hand_size - c.cards, Boolean(c.photo)),
   );
 }
 
-// What a hand `short` cards short (or, below 0, over) may mean.
-function handOff(short) {
+// What a hand `short` cards short (or, below 0, over) may mean. A photo over its hand
+// holds a neighbour's cards more often than a card boxed twice.
+function handOff(short, photo) {
   if (short === 1) return ": a card may be missing";
   if (short > 1) return `: ${short} cards may be missing`;
-  return short === -1 ? ": a card may be counted twice" : `: ${-short} cards may be counted twice`;
+  const why = photo ? "a neighbour's, or counted twice" : "counted twice";
+  return short === -1 ? `: a card may be ${why}` : `: ${-short} cards may be ${why}`;
 }
 
 function warningsList(c) {
@@ -615,6 +617,9 @@ function keepInView(frames, region) {
   if (!frames.length || !svg?.isConnected) return null;
   const top = Math.min(...frames.map((f) => f.getBoundingClientRect().top));
   const bar = document.querySelector(".topbar").getBoundingClientRect().bottom;
+  // Closing the sheet scrolls back (sheet.js): the page had stayed with the box at its
+  // top, the photo and the hand check above the screen.
+  app.scrolledFor ??= { y: window.scrollY, href: location.href };
   window.scrollBy({ top: top - bar - 12, behavior: "instant" });
   const bottom = Math.max(...frames.map((f) => f.getBoundingClientRect().bottom));
   return Math.max(innerHeight / 2, innerHeight - bottom - 12);

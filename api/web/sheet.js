@@ -39,6 +39,9 @@ export function setUpSheet() {
       for (const node of document.querySelectorAll("g.box.chosen")) node.classList.remove("chosen");
       sheet.classList.remove("over-photo");
       sheet.style.maxHeight = "";
+      const scrolled = app.scrolledFor;
+      app.scrolledFor = null;
+      if (scrolled?.href === location.href) window.scrollTo({ top: scrolled.y, behavior: "instant" });
     }
     if (app.drawing) {
       app.drawing = null;

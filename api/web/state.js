@@ -39,6 +39,7 @@ export const app = {
   notice: null,
   photoCache: { id: null, svg: null },
   chosen: new Set(), // the boxes whose sheet is open: marked on the photo
+  scrolledFor: null, // {y, href}: where the page was before a sheet scrolled its box up
   renderedData: "",
   generation: 0, // moves on with every write and load: a poll older than it is stale
 };

@@ -55,12 +55,17 @@ def test_tiny_training_run_ships_a_loadable_model(tmp_path: Path) -> None:
     onnx = train_classifier_run(data, tmp_path / "run" / "classifier", epochs=1, threads=1)
     assert onnx.is_file()
     stack_check = train_stack_check_run(data, tmp_path / "run" / "stack_check", epochs=1, threads=1)
+    # Shipped over networks measured before: their figures go, the step joins the recipe.
+    (tmp_path / "weights").mkdir()
+    old = {"metrics": {"report": {"exact": 0.99}}, "recipe": ["sushigo train A"], "imgsz": 160}
+    (tmp_path / "weights" / "model.json").write_text(json.dumps(old))
     ship_models(
         tmp_path / "weights",
         detector_pt=pt,
         classifier_onnx=onnx,
         imgsz=160,
         stack_check_onnx=stack_check,
+        step="sushigo train B",
     )
     assert (tmp_path / "weights" / "detector.onnx").is_file()
     assert (tmp_path / "weights" / "stack_check.onnx").is_file()
@@ -68,6 +73,8 @@ def test_tiny_training_run_ships_a_loadable_model(tmp_path: Path) -> None:
     card = json.loads((tmp_path / "weights" / "model.json").read_text())
     assert card["classifier"] == "classifier.int8.onnx"
     assert card["stack_check"] == "stack_check.int8.onnx"
+    assert card["metrics"] == {}
+    assert card["recipe"] == ["sushigo train A", "sushigo train B"]
 
     detector = load_detector(tmp_path / "weights", threads=1)
     image = np.full((240, 320, 3), 128, np.uint8)

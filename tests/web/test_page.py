@@ -195,6 +195,8 @@ def record(page: Any, number: int) -> None:
         # The page says what does not add up, once, and lets the table record it anyway.
         assert problems.locator("li").count() >= 1
         assert page.locator("ul.problems").count() == 1
+        # "Record anyway" is the one way on: Record again would change nothing.
+        assert page.get_by_test_id("record-round").count() == 0
         page.get_by_test_id("record-anyway").click()
         idle(page)
     page.get_by_test_id("round-scores").wait_for()
@@ -510,6 +512,18 @@ def test_counting_by_hand_like_the_calculator(server: Server, browser: Any) -> N
     }
     hand_check = page.get_by_test_id("hand-check").inner_text()
     assert hand_check.endswith("9 cards expected, 5 found: 4 cards may be missing"), hand_check
+    for _ in range(6):
+        page.get_by_test_id("plus-tempura").click()
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=count-tempura]').textContent === '8'"
+    )
+    hand_check = page.get_by_test_id("hand-check").inner_text()
+    assert hand_check.endswith("9 cards expected, 11 found: 2 cards may be counted twice")
+    for _ in range(6):
+        page.get_by_test_id("minus-tempura").click()
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=count-tempura]').textContent === '2'"
+    )
     page.get_by_test_id("confirm").click()
     question = page.get_by_test_id("confirm-question")
     assert question.inner_text() == "5 of 9 cards found: confirm anyway?"

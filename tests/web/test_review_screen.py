@@ -928,6 +928,26 @@ def test_the_box_being_changed_stays_in_view_and_marked(server: Server, phone: A
     assert frame["y"] >= 0 and frame["y"] + frame["height"] <= 800, frame
 
 
+def test_a_change_leaves_the_page_where_it_was(server: Server, phone: Any) -> None:
+    """The sheet scrolls its box up under the top bar; when it closes, the page is back
+    where the player had it, the photo and the hand check in sight, not left with the
+    photo above the screen (a tap there then met nothing)."""
+    page = phone
+    open_review(server, page, COLUMN_BOXES, COLUMN_PHOTO)
+    egg = next(b for b in COLUMN_BOXES if b["label"] == "egg")
+    x1, y1, x2, y2 = egg["box"]
+    spot = page.evaluate(ON_SCREEN, [(x1 + x2) / 2, (y1 + y2) / 2])
+    before = page.evaluate("() => window.scrollY")
+    page.touchscreen.tap(spot["x"], spot["y"])
+    page.get_by_test_id("box-sheet-title").wait_for()
+    assert page.evaluate("() => window.scrollY") != before  # the egg shown above the sheet
+    page.locator('.label-grid [data-label="salmon"]').click()
+    idle(page)
+    page.wait_for_function("() => !document.querySelector('#sheet').open")
+    assert page.get_by_test_id("count-salmon").inner_text() == "1"
+    assert page.evaluate("() => window.scrollY") == before
+
+
 def test_a_box_being_drawn_stays_in_view_and_marked(server: Server, phone: Any) -> None:
     """The sheet asking what a drawn box is leaves the box in view above it, marked, as
     the sheet for changing a box does."""
@@ -1480,3 +1500,36 @@ def test_a_change_made_elsewhere_meanwhile_says_so_within_the_bar(
     box = toast.bounding_box()
     assert box["y"] + box["height"] <= bar["y"] + bar["height"] + 0.5, (box, bar)
     assert page.evaluate(COVERED_CONTROLS) == []
+
+
+# --- a photo that is not this hand's -------------------------------------------------------
+
+
+def test_a_photo_over_its_hand_may_hold_a_neighbours_cards(server: Server, phone: Any) -> None:
+    page = phone
+    labels = ["tempura", "sashimi", "dumpling", "egg", "squid", "pudding"] * 2
+    open_review(server, page, boxes_for(labels, width=900, height=706), (900, 706))
+    said = page.get_by_test_id("hand-check").inner_text()
+    assert said.endswith(
+        "10 cards expected, 12 found: 2 cards may be a neighbour's, or counted twice"
+    )
+
+
+def test_one_photo_sent_for_two_players_is_said_on_the_review(server: Server, phone: Any) -> None:
+    """Ben picks Ana's photo from the shared album: his review says whose it is."""
+    page = phone
+    labels = ["tempura", "sashimi", "dumpling", "egg", "squid"] * 2
+    size = (900, 708)
+    open_review(server, page, boxes_for(labels, width=size[0], height=size[1]), size)
+    assert page.get_by_test_id("warnings").count() == 0
+    page.get_by_role("button", name="Round 1").first.tap()
+    page.get_by_test_id("camera-2").set_input_files(
+        {"name": "cards.jpg", "mimeType": "image/jpeg", "buffer": jpeg(size)}
+    )
+    page.get_by_test_id("hand-check").wait_for()
+    idle(page)
+    told = page.get_by_test_id("warnings").locator("li.error").all_inner_texts()
+    assert told == [
+        "Ben's photo is the same file as Ana's: each player photographs their own cards; "
+        "retake the one that is not"
+    ], told

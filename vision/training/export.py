@@ -64,7 +64,7 @@ def write_model_card(
     deck (each scan's sha256), the recipe (commands) and every figure measured with it.
     What is not given is kept from the card already there."""
     path = folder / MODEL_CARD
-    previous = json.loads(path.read_text()) if path.exists() else {}
+    previous = model_card_of(folder)
     card = {
         "detector": "detector.onnx",
         "detector_checkpoint": "detector.pt",
@@ -82,6 +82,12 @@ def write_model_card(
     }
     path.write_text(json.dumps(card, indent=1) + "\n")
     return path
+
+
+def model_card_of(folder: Path) -> dict[str, Any]:
+    """The weights folder's model.json as it stands, or {} where it has none."""
+    path = folder / MODEL_CARD
+    return dict(json.loads(path.read_text())) if path.exists() else {}
 
 
 def _fast_network(folder: Path, name: str) -> str | None:

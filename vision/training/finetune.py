@@ -121,6 +121,8 @@ def finetune(cfg: Finetuning) -> dict[str, Any]:
         classifier_onnx=onnx,
         imgsz=cfg.imgsz,
         stack_check_onnx=float_path(start.stack_check) if start.stack_check else None,
+        step=f"fine-tuned from {cfg.weights} on {cfg.data} ({cfg.epochs} finder epochs, "
+        f"{cfg.classifier_epochs} classifier epochs, {cfg.synthetic} synthetic photos)",
     )
     after = evaluate(data, load_detector(weights), split="test").summary()
     return {

@@ -236,10 +236,14 @@ def ship_models(
     imgsz: int,
     stack_check_onnx: Path | None = None,
     deck: dict[str, Any] | None = None,
+    step: str,
 ) -> None:
     """Put freshly trained models into a weights folder and refresh its model.json
-    (`deck`: the deck the training photos showed, as their data.yaml names it)."""
-    from vision.training.export import export_detector, write_model_card
+    (`deck`: the deck the training photos showed, as their data.yaml names it; `step`:
+    the command that made them, added to its recipe). The figures measured with the
+    networks they replace are dropped: none of them holds for these
+    (vision.training.model_card measures them again)."""
+    from vision.training.export import export_detector, model_card_of, write_model_card
     from vision.training.quantize import int8_path
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -259,4 +263,7 @@ def ship_models(
                 shutil.copyfile(source, copy)
         if not int8_path(onnx).exists():
             int8_path(target).unlink(missing_ok=True)  # an older network's, not this one's
-    write_model_card(folder, imgsz=imgsz, deck=deck)
+    previous = model_card_of(folder)
+    write_model_card(
+        folder, imgsz=imgsz, deck=deck, metrics={}, recipe=[*previous.get("recipe", []), step]
+    )
