@@ -14,8 +14,9 @@ The others are listed in skipped.json with the reason, never written with labels
 would teach the detector something wrong:
 
 - counts_only: the tally was entered with the counters; there is no photo.
-- stack_label: a box is labelled as a whole stack (e.g. salmon_on_wasabi); it covers two
-  cards and has no box per card.
+- stack_label: a box is labelled as a whole stack (e.g. salmon_on_wasabi) and no wasabi
+  strip was boxed with it: the wasabi's top shows in the photo with no box to learn from.
+  A stack box with its strip is written as its two cards, the nigiri and the wasabi.
 - tally_mismatch: the boxes read as another tally than the confirmed one (counts were
   set by hand over the photo).
 - photo_missing / photo_unreadable / box_outside_photo: the file is not in the data
@@ -46,8 +47,8 @@ from api.database import make_engine, make_sessionmaker
 from api.models import Collection, Game, Round
 from api.settings import Settings, get_settings
 from api.storage import PhotoStore
-from datasets.yolo_format import KIND_ID, prepare
-from scoring.cards import HAND_SIZE, TALLY_KEYS
+from datasets.yolo_format import KIND_ID, PHOTOGRAPHED_DECK, prepare
+from scoring.cards import HAND_SIZE, STACKS, TALLY_KEYS
 from vision.labels import STACK_LABELS
 from vision.photo import PhotoError, load_photo
 
@@ -72,6 +73,8 @@ class CardBox:
     box: tuple[float, float, float, float]
     source: str  # "detector" or "reviewer"
     relabeled: bool
+    # A stack box's wasabi strip, the box it absorbs (api.review.Assessment.stack_with).
+    strip: tuple[float, float, float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -192,12 +195,18 @@ def _read(view: CollectionView, confirmed_at: datetime) -> ConfirmedCollection:
     assert state.confirmed and state.confirmed_tally is not None
     photo = None
     if view.photo is not None:
+        strip_of = {
+            box.id: state.boxes[assessment.stack_with[box.id]].box
+            for box in state.boxes.values()
+            if box.label in STACK_LABELS and box.id in assessment.stack_with
+        }
         boxes = [
             CardBox(
                 label=box.label,
                 box=box.box,
                 source=box.source,
                 relabeled=box.detected_label is not None,
+                strip=strip_of.get(box.id),
             )
             for box in state.boxes.values()
             if box.id in assessment.counted
@@ -243,12 +252,12 @@ def why_not_trainable(entry: ConfirmedCollection) -> Skip | None:
         return Skip(COUNTS_ONLY, "the tally was set with the counters; there is no photo")
     if not photo.boxes and entry.counts:
         return Skip(COUNTS_ONLY, "the tally was set with the counters; the photo has no boxes")
-    stacks = sorted({b.label for b in photo.boxes if b.label in STACK_LABELS})
+    stacks = sorted({b.label for b in photo.boxes if b.label in STACK_LABELS and not b.strip})
     if stacks:
         return Skip(
             STACK_LABEL,
-            f"a box is labelled as a whole stack ({', '.join(stacks)}): it covers two cards "
-            f"and there is no box for each",
+            f"a box is labelled as a whole stack ({', '.join(stacks)}) and no box was found "
+            f"for the wasabi strip that shows under it",
         )
     if photo.detected_tally != entry.tally:
         differences = [
@@ -292,7 +301,7 @@ def export_corrections(
         engine.dispose()
 
     store = PhotoStore(settings.data_dir)
-    prepare(out)
+    prepare(out, deck=PHOTOGRAPHED_DECK)
     result = ExportResult(out)
     for entry in entries:
         skip = why_not_trainable(entry) or _write(out, store, entry)
@@ -335,9 +344,17 @@ def _write(out: Path, store: PhotoStore, entry: ConfirmedCollection) -> Skip | N
         height, width = image.shape[:2]
     scale_x, scale_y = width / photo.width, height / photo.height
 
-    cards, lines = [], []
+    # One labelled box a card, as `sushigo synth` writes them: a stack as its wasabi's
+    # strip and the nigiri on it, which names the wasabi (on_wasabi, its index).
+    written: list[tuple[str, tuple[float, float, float, float], str, int | None]] = []
     for card in photo.boxes:
-        x1, y1, x2, y2 = card.box
+        if card.strip is None:
+            written.append((card.label, card.box, card.source, None))
+            continue
+        written.append(("wasabi", card.strip, card.source, None))
+        written.append((STACKS[card.label], card.box, card.source, len(written) - 1))
+    cards, lines = [], []
+    for kind, (x1, y1, x2, y2), source, on_wasabi in written:
         box = [
             round(min(max(x1 * scale_x, 0.0), width), 1),
             round(min(max(y1 * scale_y, 0.0), height), 1),
@@ -347,11 +364,11 @@ def _write(out: Path, store: PhotoStore, entry: ConfirmedCollection) -> Skip | N
         if box[2] <= box[0] or box[3] <= box[1]:
             return Skip(
                 BOX_OUTSIDE_PHOTO,
-                f"the {card.label} box {list(card.box)} lies outside the "
+                f"the {kind} box {[x1, y1, x2, y2]} lies outside the "
                 f"{photo.width}x{photo.height} photo",
             )
-        cards.append({"kind": card.label, "box": box, "source": card.source})
-        lines.append(_label_line(KIND_ID[card.label], box, width, height))
+        cards.append({"kind": kind, "box": box, "source": source, "on_wasabi": on_wasabi})
+        lines.append(_label_line(KIND_ID[kind], box, width, height))
 
     ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
     if not ok:  # pragma: no cover - encoding a decoded BGR image does not fail

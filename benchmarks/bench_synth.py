@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from datasets.synth import generate
-from datasets.yolo_format import prepare, split_of, write_scene
+from datasets.yolo_format import PROCEDURAL_DECK, prepare, split_of, write_scene
 
 WARM_UP = 8  # images not counted in the steady rate: two chunks of 4 per worker start-up
 
@@ -33,7 +33,7 @@ def timed_run(
     """Write `images` images with `workers` processes; time start-up and steady rate."""
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder)
-        prepare(out)
+        prepare(out, deck=PROCEDURAL_DECK if faces_dir is None else str(faces_dir))
         start = time.perf_counter()
         stamps = []
         for index, scene in generate(seed, images, size, workers=workers, faces_dir=faces_dir):

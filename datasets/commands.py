@@ -8,6 +8,7 @@ the user's mistakes, which api.cli prints as one line.
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -55,12 +56,18 @@ def register(subparsers: Any) -> None:
     target.add_argument("--preview", type=Path, metavar="OUT.png", help="contact sheet to write")
     synth.add_argument(
         "--images",
-        type=_positive,
-        help=f"images to make (required with --out; {DEFAULT_PREVIEW_IMAGES} for --preview)",
+        type=_within(1, MOST_IMAGES),
+        help=f"images to make (required with --out; {DEFAULT_PREVIEW_IMAGES} for --preview; "
+        f"at most {MOST_IMAGES:,})",
     )
-    synth.add_argument("--seed", type=int, default=0, help="random seed (0)")
     synth.add_argument(
-        "--size", type=_positive, default=640, help="long side of each photo, px (640)"
+        "--seed", type=_within(0, 2**63 - 1), default=0, help="random seed, 0 or more (0)"
+    )
+    synth.add_argument(
+        "--size",
+        type=_within(*SIZES),
+        default=640,
+        help=f"long side of each photo, px, {SIZES[0]} to {SIZES[1]} (640)",
     )
     synth.add_argument(
         "--faces",
@@ -81,14 +88,31 @@ def register(subparsers: Any) -> None:
     synth.set_defaults(handler=run_synth)
 
 
+# Beyond these a run only fills memory: a million photo plans are queued at once, and a
+# photo 100,000 px long takes gigabytes (a phone's is 4,032).
+MOST_IMAGES = 1_000_000
+SIZES = (160, 8192)
+
+
 def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number of at least 1, got {value}")
-    return value
+    return _within(1, None)(text)
+
+
+def _within(least: int, most: int | None) -> Any:
+    """An argparse type: a whole number from `least` to `most` (no upper bound: None)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"expected at least {least:,}, got {value:,}")
+        if most is not None and value > most:
+            raise argparse.ArgumentTypeError(f"expected at most {most:,}, got {value:,}")
+        return value
+
+    return parse
 
 
 def run_faces(args: argparse.Namespace) -> int:
@@ -127,8 +151,15 @@ def run_synth(args: argparse.Namespace) -> int:
         raise FileNotFoundError(f"no such deck folder: {args.faces}")
     if args.preview is None and args.images is None:
         raise ValueError("synth --out needs --images N")
+    # A stopped run stops its workers too (the pool is closed on the way out).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     if args.preview is not None:
         return _preview(args)
+    if args.out.is_file():
+        raise ValueError(f"{args.out} is a file: --out names a folder for the dataset")
+    if args.out.is_dir() and any(args.out.iterdir()):
+        # Another seed's photos under the same names would make one set of two.
+        raise ValueError(f"{args.out} is not empty: write the dataset into a new or empty folder")
     _note_the_deck(args)
     from datasets.synth import write_dataset
 
@@ -153,6 +184,15 @@ def _note_the_deck(args: argparse.Namespace) -> None:
             "refuses it). For the printed deck: --faces ../shared/decks/original",
             file=sys.stderr,
         )
+    else:
+        from datasets.deck import BACK, deck_files
+
+        if BACK not in deck_files(args.faces):
+            print(
+                f"note: {args.faces} has no {BACK}.png: the photos show no draw pile (a scan "
+                f"of the card's back, saved as {BACK}.png in the deck folder, gives one)",
+                file=sys.stderr,
+            )
 
 
 def _held_out(args: argparse.Namespace) -> str | None:

@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 
-from datasets.deck import deck_manifest, load_deck
+from datasets.deck import deck_manifest, load_deck, missing_classes
 from datasets.faces import FacePool
 from datasets.printing import ANOTHER_PRINTING, PrintRun
 from datasets.scene import Scene, make_scene
 from datasets.yolo_format import PROCEDURAL_DECK, prepare, split_of, write_scene
 
 _pool: FacePool | None = None
+_pool_of: tuple[int, Path | None, bool] | None = None  # what _pool was read from
 # Different procedural faces of each kind drawn where no deck folder is given.
 RENDERED_PER_KIND = 10
 
@@ -27,6 +29,12 @@ def face_pool(seed: int, faces_dir: Path | None = None, mix_rendered: bool = Fal
         return FacePool.rendered(seed, RENDERED_PER_KIND)
     deck = load_deck(faces_dir)
     if not mix_rendered:
+        lacking = missing_classes(faces_dir)
+        if lacking:
+            raise ValueError(
+                f"the deck folder {faces_dir} has no face for {', '.join(lacking)}: every "
+                f"kind needs one (sushigo faces import PHOTO --as CLASS --out {faces_dir})"
+            )
         return deck
     rendered = FacePool.rendered(seed, RENDERED_PER_KIND)
     for kind, levels in rendered.faces.items():
@@ -39,9 +47,16 @@ def scene_rng(seed: int, index: int) -> np.random.Generator:
     return np.random.default_rng([seed, index])
 
 
-def _init(seed: int, faces_dir: str | None, mix: bool) -> None:
-    global _pool
-    _pool = face_pool(seed, Path(faces_dir) if faces_dir else None, mix)
+def _init(seed: int, faces_dir: Path | None, mix: bool) -> None:
+    global _pool, _pool_of
+    key = (seed, None if faces_dir is None else faces_dir.resolve(), mix)
+    if key != _pool_of:
+        _pool, _pool_of = face_pool(seed, faces_dir, mix), key
+
+
+def _worker() -> None:
+    # Ctrl-C is the parent's to answer (one line, api.cli): not a traceback per worker.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 # How the deck is printed in the photos: a print run drawn per photo within training's
@@ -72,12 +87,13 @@ def generate(
         raise ValueError(f"unknown printing {printing!r}; expected one of {', '.join(PRINTINGS)}")
     workers = workers or min(2, os.cpu_count() or 1)
     tasks = [(seed, i, size, printing) for i in range(start, start + count)]
-    init_args = (seed, str(faces_dir) if faces_dir else None, mix_rendered)
+    # The deck is read here, once: a face that cannot be read is this process's error,
+    # not an initializer's that the pool retries without end. Forked workers share it.
+    _init(seed, faces_dir, mix_rendered)
     if workers <= 1:
-        _init(*init_args)
         yield from map(_make, tasks)
         return
-    with mp.get_context("fork").Pool(workers, initializer=_init, initargs=init_args) as pool:
+    with mp.get_context("fork").Pool(workers, initializer=_worker) as pool:
         yield from pool.imap(_make, tasks, chunksize=4)
 
 
@@ -102,7 +118,8 @@ def write_dataset(
         if faces_dir is not None and not mix_rendered
         else PROCEDURAL_DECK
     )
-    prepare(out, held_out, deck)
+    _init(seed, faces_dir, mix_rendered)  # a deck that cannot be drawn fails before any file
+    prepare(out, held_out, deck=deck)
     scenes = generate(
         seed,
         images,

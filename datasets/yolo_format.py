@@ -69,11 +69,11 @@ def write_scene(root: Path, split: str, name: str, scene: Scene) -> None:
 
 
 PROCEDURAL_DECK = "procedural"  # data.yaml's deck for photos of the made-up test deck
+# data.yaml's deck for photos players took of their own cards (sushigo corrections export).
+PHOTOGRAPHED_DECK = "photographed at the table"
 
 
-def prepare(
-    root: Path, held_out: str | None = None, deck: dict[str, Any] | str = PROCEDURAL_DECK
-) -> None:
+def prepare(root: Path, held_out: str | None = None, *, deck: dict[str, Any] | str) -> None:
     """The folders and data.yaml of a dataset; `held_out` says what makes it a test set
     (a printing or renderer never trained on), which training then refuses; `deck` names
     the deck folder the photos show and each of its files' sha256 (datasets/deck.py), or

@@ -19,7 +19,7 @@ from api.corrections import ConfirmedCollection, ReviewedPhoto, why_not_trainabl
 from api.database import make_engine, make_sessionmaker
 from api.models import ReviewEvent
 from api.settings import Settings
-from datasets.yolo_format import read_split
+from datasets.yolo_format import read_split, refuse_for_training
 from scoring.cards import CARD_KINDS, TALLY_KEYS
 from tests.api.conftest import FakeDetector, Table, boxes_for, make_photo
 
@@ -247,3 +247,41 @@ def _confirmed(counts: dict[str, int], photo: bool) -> ConfirmedCollection:
 def test_a_photo_without_boxes(counts: dict[str, int], photo: bool, reason: str | None) -> None:
     skip = why_not_trainable(_confirmed(counts, photo))
     assert (skip and skip.reason) == reason
+
+
+def test_a_stack_with_its_strip_is_written_as_its_two_cards(
+    client: TestClient, table: Table, detector: FakeDetector, settings: Settings, tmp_path: Path
+) -> None:
+    """The stack check labels a nigiri on its wasabi as the stack; where the wasabi's strip
+    was boxed too, the photo teaches both cards (it had been skipped, and with it most
+    photos holding a stack); and the set is one training takes."""
+    size = (1300, 700)
+    plain = boxes_for(["tempura", "tempura", "sashimi", "dumpling", "egg", "pudding", "squid"])
+    strip = [1000.0, 300.0, 1160.0, 350.0]
+    stacked = [1000.0, 350.0, 1160.0, 587.0]
+    records = [
+        *plain,
+        {"label": "wasabi", "confidence": 0.9, "box": strip},
+        {"label": "salmon_on_wasabi", "confidence": 0.97, "box": stacked},
+    ]
+    detector.register(size, records)
+    _upload(table, 1, size, records)
+    ana = table.confirm(1, 1)
+    assert ana["confirmed_tally"]["salmon_on_wasabi"] == 1 and ana["cards"] == 9
+
+    out = tmp_path / "export"
+    _export(settings, out)
+    (item,) = read_split(out, "train")
+    assert sorted(item.boxes) == sorted(
+        [
+            *((r["label"], *map(float, r["box"])) for r in plain),
+            ("wasabi", *strip),
+            ("salmon", *stacked),
+        ]
+    )
+    cards = item.truth["cards"]
+    (salmon,) = [c for c in cards if c["kind"] == "salmon"]
+    assert cards[salmon["on_wasabi"]]["kind"] == "wasabi"
+    assert cards[salmon["on_wasabi"]]["box"] == strip
+    assert yaml.safe_load((out / "data.yaml").read_text())["deck"] == "photographed at the table"
+    refuse_for_training(out)  # neither held out nor the made-up deck

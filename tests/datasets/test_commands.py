@@ -164,3 +164,75 @@ def test_synth_printing_another_writes_a_held_out_set(
         assert main(["train", "--data", str(out), "--stage", stage]) == 2
         err = capsys.readouterr().err
         assert "is a held-out test set" in err and "never train on it" in err
+
+
+def test_synth_never_writes_into_a_dataset_already_there(
+    tmp_path: Path, faces_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "set"
+    argv = ["synth", "--out", str(out), "--size", "160", "--workers", "1"]
+    assert main([*argv, "--images", "3", "--faces", str(faces_dir)]) == 0
+    before = sorted(p.relative_to(out) for p in out.rglob("*"))
+    capsys.readouterr()
+    assert main([*argv, "--images", "2", "--seed", "9", "--faces", str(faces_dir)]) == 2
+    assert f"{out} is not empty" in capsys.readouterr().err
+    assert sorted(p.relative_to(out) for p in out.rglob("*")) == before
+    assert main([*argv, "--images", "2", "--out", str(out / "data.yaml")]) == 2
+    assert "is a file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "said"),
+    [
+        ("--images", "1000000000", "expected at most 1,000,000"),
+        ("--size", "100000", "expected at most 8,192"),
+        ("--size", "20", "expected at least 160"),
+        ("--seed", "-3", "expected at least 0"),
+    ],
+)
+def test_synth_bounds_are_said_before_anything_is_made(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str, value: str, said: str
+) -> None:
+    out = tmp_path / "set"
+    argv = ["synth", "--out", str(out), "--images", "2", option, value]
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    assert f"argument {option}: {said}" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_a_deck_that_cannot_be_drawn_fails_at_once_and_writes_nothing(
+    tmp_path: Path, faces_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A face that is no image: one line, at once, with two workers (their pool had retried
+    a failing start without end); a deck lacking a kind: named before any photo."""
+    import shutil
+    import subprocess
+    import sys
+
+    broken = tmp_path / "broken"
+    shutil.copytree(faces_dir, broken)
+    (broken / "egg" / "000.png").write_text("not a picture")
+    out = tmp_path / "set"
+    run = subprocess.run(
+        [sys.executable, "-m", "api.cli", "synth", "--out", str(out), "--images", "4",
+         "--size", "160", "--faces", str(broken), "--workers", "2"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert run.returncode == 2, run.stderr
+    assert (
+        run.stderr.strip().splitlines()[-1].endswith(f"cannot read face image {broken}/egg/000.png")
+    )
+    assert "Traceback" not in run.stderr
+    assert not out.exists()
+
+    lacking = tmp_path / "lacking"
+    shutil.copytree(faces_dir, lacking)
+    shutil.rmtree(lacking / "squid")
+    assert main(["synth", "--out", str(out), "--images", "2", "--size", "160",
+                 "--faces", str(lacking), "--workers", "1"]) == 2  # fmt: skip
+    err = capsys.readouterr().err
+    assert f"the deck folder {lacking} has no face for squid" in err
+    assert "no back.png: the photos show no draw pile" in err
+    assert not out.exists()

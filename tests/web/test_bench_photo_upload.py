@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from datasets.synth import generate
-from datasets.yolo_format import prepare, split_of, write_scene
+from datasets.yolo_format import PROCEDURAL_DECK, prepare, split_of, write_scene
 
 pytestmark = pytest.mark.browser
 
@@ -21,7 +21,7 @@ REPO = Path(__file__).resolve().parents[2]
 def test_bench_photo_upload_smoke(tmp_path: Path, browser: Any) -> None:
     """`browser` only for its skip: without Chromium the benchmark cannot run either."""
     data = tmp_path / "photos"
-    prepare(data)
+    prepare(data, deck=PROCEDURAL_DECK)
     for index, scene in generate(7, 2, 4032, workers=1):
         write_scene(data, split_of(index, 2), f"{index:06d}", scene)
     result = subprocess.run(
