@@ -4,12 +4,14 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
 
 def register(subparsers: Any) -> None:
     from api.settings import Settings  # pydantic only: light
+    from datasets.commands import whole_number
 
     variables = ", ".join(f"SUSHIGO_{name.upper()}" for name in Settings.model_fields)
     serve = subparsers.add_parser(
@@ -19,7 +21,9 @@ def register(subparsers: Any) -> None:
         f"environment variables ({variables}).",
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
+    serve.add_argument(
+        "--port", type=whole_number(1, 65535), default=8000, help="port to listen on (8000)"
+    )
     serve.add_argument("--data-dir", type=Path, help="photos and the SQLite database (./data)")
     serve.add_argument("--database-url", help="a SQLAlchemy URL instead of SQLite in the data dir")
     serve.add_argument("--weights", type=Path, help="detector weights (default: the shipped ones)")
@@ -80,24 +84,45 @@ def settings_from(args: argparse.Namespace) -> Any:
 def run_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from api.database import opening
     from api.main import create_app
 
-    app = create_app(settings_from(args))
+    settings = settings_from(args)
+    if settings.weights is not None:
+        _say_missing_weights(settings.weights)
+    with opening(settings.resolved_database_url):
+        app = create_app(settings)
     uvicorn.run(app, host=args.host, port=args.port)
     return 0
 
 
+def _say_missing_weights(weights: Path) -> None:
+    """The service starts without its weights (they may be copied in while it runs), but
+    says so at once rather than on every photo's 503."""
+    from vision.detector import model_info
+
+    try:
+        model_info(weights)
+    except (OSError, ValueError) as error:
+        print(
+            f"sushigo serve: warning: {error}: reading photos answers 503 until the weights "
+            "are there",
+            file=sys.stderr,
+        )
+
+
 def run_db_upgrade(args: argparse.Namespace) -> int:
-    from api.database import make_engine, upgrade_schema
+    from api.database import make_engine, opening, upgrade_schema
     from api.settings import get_settings
 
     settings = get_settings(data_dir=args.data_dir, database_url=args.database_url)
     settings.data_dir.mkdir(parents=True, exist_ok=True)
-    engine = make_engine(settings.resolved_database_url)
-    try:
-        revision = upgrade_schema(engine)
-    finally:
-        engine.dispose()
+    with opening(settings.resolved_database_url):
+        engine = make_engine(settings.resolved_database_url)
+        try:
+            revision = upgrade_schema(engine)
+        finally:
+            engine.dispose()
     print(f"database at revision {revision} (head)")
     return 0
 

@@ -43,7 +43,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from api import review
 from api.collections import CollectionView, view_collection
-from api.database import make_engine, make_sessionmaker
+from api.database import make_engine, make_sessionmaker, opening
 from api.models import Collection, Game, Round
 from api.settings import Settings, get_settings
 from api.storage import PhotoStore
@@ -282,7 +282,9 @@ def export_corrections(
 ) -> ExportResult:
     """Write every confirmed collection's photo and corrected boxes under `out` (a new or
     empty folder), and skipped.json listing those that cannot be written."""
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+    if out.is_file():
+        raise ValueError(f"{out} is a file: --out names a folder for the export")
+    if out.is_dir() and any(out.iterdir()):
         raise ValueError(f"{out} is not empty: export into a new or empty folder")
     url = settings.resolved_database_url
     parsed = make_url(url)
@@ -292,13 +294,14 @@ def export_corrections(
             f"there is no database at {database}: point --data-dir (or --database-url) at "
             f"the service's data"
         )
-    engine = make_engine(url)
-    try:
-        with make_sessionmaker(engine)() as session:
-            entries = confirmed_collections(session, since=since)
-            session.rollback()  # read only; end the transaction before any slow work
-    finally:
-        engine.dispose()
+    with opening(url):
+        engine = make_engine(url)
+        try:
+            with make_sessionmaker(engine)() as session:
+                entries = confirmed_collections(session, since=since)
+                session.rollback()  # read only; end the transaction before any slow work
+        finally:
+            engine.dispose()
 
     store = PhotoStore(settings.data_dir)
     prepare(out, deck=PHOTOGRAPHED_DECK)

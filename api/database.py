@@ -17,11 +17,14 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 from sqlalchemy.orm import Session, sessionmaker
 
 BUSY_TIMEOUT_MS = 30_000
@@ -75,6 +78,27 @@ class WriteTurns:
                 self._waiting.popleft().set()  # still taken, by the waiter now
             else:
                 self._taken = False
+
+
+@contextmanager
+def opening(url: str) -> Iterator[None]:
+    """What goes wrong opening the database at `url` (a URL SQLAlchemy has no driver
+    for, a server that does not answer, a file that is no database) as a ValueError
+    naming it in one line, as the command line says a user's mistakes."""
+    try:
+        shown = make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        shown = url
+    try:
+        yield
+    except (ArgumentError, NoSuchModuleError):
+        raise ValueError(
+            f"{shown!r} is not a database URL this service can use (sqlite:///PATH or "
+            "postgresql+psycopg://USER@HOST/NAME)"
+        ) from None
+    except DBAPIError as error:
+        reason = str(error.orig).strip().splitlines()[0] if error.orig else str(error)
+        raise ValueError(f"cannot use the database at {shown}: {reason}") from None
 
 
 def make_engine(url: str, *, take_turns: bool = True) -> Engine:

@@ -1,4 +1,5 @@
-"""`sushigo faces` and `sushigo synth`: card faces, real-scan import, datasets, previews.
+"""`sushigo faces import` and `sushigo synth`: a deck folder of your own cards, datasets
+drawn from a deck folder, previews.
 
 Only argparse work happens at import; numpy, OpenCV and the generator load inside the
 handlers, so that `sushigo --help` stays instant. Handlers raise ValueError / OSError for
@@ -22,25 +23,22 @@ def register(subparsers: Any) -> None:
     faces = subparsers.add_parser(
         "faces",
         help="import a photo of one of your cards into a deck folder",
-        description="Import a photo of one real card lying on a table as the next "
-        "DIR/CLASS/NNN.png:  sushigo faces import PHOTO --as CLASS --out DIR\n"
-        "Write procedural card faces (the retired made-up deck's, for tests without the "
-        "scans) as DIR/<class>/NNN.png (RGBA, transparent rounded corners, 616 px tall):  "
-        "sushigo faces --out DIR [--per-class K] [--seed S]",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Build a deck folder from your own cards, one photo of a card at a time.",
     )
-    # `faces` takes an optional action word, so that both `faces --out DIR` and
-    # `faces import PHOTO --as CLASS --out DIR` parse; the handler checks the combination.
-    faces.add_argument("action", nargs="?", choices=["import"], help="import a real card's photo")
-    faces.add_argument("photo", nargs="?", type=Path, help="(import) the photo of one card")
-    faces.add_argument("--out", type=Path, required=True, help="folder of DIR/<class>/*.png")
-    faces.add_argument("--per-class", type=_positive, help="faces per class to render (6)")
-    faces.add_argument("--seed", type=int, help="random seed of the rendered faces (0)")
-    faces.add_argument(
+    faces_actions = faces.add_subparsers(dest="action", required=True, metavar="ACTION")
+    imported = faces_actions.add_parser(
+        "import",
+        help="save a photo of one card lying on a table as the next DIR/CLASS/NNN.png",
+        description="Find the one card in PHOTO, straighten it and save it as the next "
+        "DIR/CLASS/NNN.png of the deck folder DIR (what `sushigo synth --faces DIR` draws).",
+    )
+    imported.add_argument("photo", nargs="?", type=Path, help="the photo of one card")
+    imported.add_argument("--out", type=Path, required=True, help="the deck folder")
+    imported.add_argument(
         "--as",
         dest="kind",
         metavar="CLASS",
-        help=f"(import) the card's class: {', '.join(CARD_KINDS)}",
+        help=f"the card's class: {', '.join(CARD_KINDS)}",
     )
     faces.set_defaults(handler=run_faces)
 
@@ -56,16 +54,16 @@ def register(subparsers: Any) -> None:
     target.add_argument("--preview", type=Path, metavar="OUT.png", help="contact sheet to write")
     synth.add_argument(
         "--images",
-        type=_within(1, MOST_IMAGES),
+        type=whole_number(1, MOST_IMAGES),
         help=f"images to make (required with --out; {DEFAULT_PREVIEW_IMAGES} for --preview; "
         f"at most {MOST_IMAGES:,})",
     )
     synth.add_argument(
-        "--seed", type=_within(0, 2**63 - 1), default=0, help="random seed, 0 or more (0)"
+        "--seed", type=whole_number(0, 2**63 - 1), default=0, help="random seed, 0 or more (0)"
     )
     synth.add_argument(
         "--size",
-        type=_within(*SIZES),
+        type=whole_number(*SIZES),
         default=640,
         help=f"long side of each photo, px, {SIZES[0]} to {SIZES[1]} (640)",
     )
@@ -73,9 +71,9 @@ def register(subparsers: Any) -> None:
         "--faces",
         type=Path,
         metavar="DIR",
+        required=True,
         help="the deck to draw: DIR/<class>/*.png and DIR/back.png (the printed deck's scans, "
-        "e.g. ../shared/decks/original, or your own from `sushigo faces import`). Without "
-        "it, a made-up procedural deck for tests, which `sushigo train` refuses",
+        "e.g. ../shared/decks/original, or your own from `sushigo faces import`)",
     )
     synth.add_argument(
         "--printing",
@@ -84,7 +82,9 @@ def register(subparsers: Any) -> None:
         help="how the deck is printed: varied (a print run per photo, what training uses) or "
         "another (one printing outside training's ranges: a held-out test)",
     )
-    synth.add_argument("--workers", type=_positive, help="processes (default: up to 2 CPU cores)")
+    synth.add_argument(
+        "--workers", type=whole_number(1), help="processes (default: up to 2 CPU cores)"
+    )
     synth.set_defaults(handler=run_synth)
 
 
@@ -94,12 +94,9 @@ MOST_IMAGES = 1_000_000
 SIZES = (160, 8192)
 
 
-def _positive(text: str) -> int:
-    return _within(1, None)(text)
-
-
-def _within(least: int, most: int | None) -> Any:
-    """An argparse type: a whole number from `least` to `most` (no upper bound: None)."""
+def whole_number(least: int, most: int | None = None) -> Any:
+    """An argparse type: a whole number from `least` to `most` (no upper bound: None).
+    Every command's counts and sizes use it, so that a bad one is named before any work."""
 
     def parse(text: str) -> int:
         try:
@@ -116,38 +113,21 @@ def _within(least: int, most: int | None) -> Any:
 
 
 def run_faces(args: argparse.Namespace) -> int:
-    if args.action == "import":
-        if args.photo is None:
-            raise ValueError(
-                "faces import needs a PHOTO: sushigo faces import PHOTO --as CLASS --out DIR"
-            )
-        if args.kind is None:
-            raise ValueError(f"faces import needs --as CLASS, one of: {', '.join(CARD_KINDS)}")
-        if args.per_class is not None or args.seed is not None:
-            raise ValueError("--per-class and --seed are for rendering faces, not for import")
-        from datasets.scans import import_scan
-
-        path = import_scan(args.photo, args.kind, args.out)
-        print(f"saved {args.kind} face {path}")
-        return 0
-    if args.photo is not None:
+    if args.photo is None:
         raise ValueError(
-            f"unexpected argument {str(args.photo)!r} (did you mean: faces import PHOTO?)"
+            "faces import needs a PHOTO: sushigo faces import PHOTO --as CLASS --out DIR"
         )
-    if args.kind is not None:
-        raise ValueError(
-            "--as is for importing a photo: sushigo faces import PHOTO --as CLASS --out DIR"
-        )
-    from datasets.faces import write_faces
+    if args.kind is None:
+        raise ValueError(f"faces import needs --as CLASS, one of: {', '.join(CARD_KINDS)}")
+    from datasets.scans import import_scan
 
-    per_class = 6 if args.per_class is None else args.per_class
-    paths = write_faces(args.out, per_kind=per_class, seed=0 if args.seed is None else args.seed)
-    print(f"wrote {len(paths)} faces ({per_class} per class) under {args.out}")
+    path = import_scan(args.photo, args.kind, args.out)
+    print(f"saved {args.kind} face {path}")
     return 0
 
 
 def run_synth(args: argparse.Namespace) -> int:
-    if args.faces is not None and not args.faces.is_dir():
+    if not args.faces.is_dir():
         raise FileNotFoundError(f"no such deck folder: {args.faces}")
     if args.preview is None and args.images is None:
         raise ValueError("synth --out needs --images N")
@@ -178,21 +158,14 @@ def run_synth(args: argparse.Namespace) -> int:
 
 
 def _note_the_deck(args: argparse.Namespace) -> None:
-    if args.faces is None:
+    from datasets.deck import BACK, deck_files
+
+    if BACK not in deck_files(args.faces):
         print(
-            "note: no --faces DIR: drawing a made-up procedural deck (for tests; training "
-            "refuses it). For the printed deck: --faces ../shared/decks/original",
+            f"note: {args.faces} has no {BACK}.png: the photos show no draw pile (a scan "
+            f"of the card's back, saved as {BACK}.png in the deck folder, gives one)",
             file=sys.stderr,
         )
-    else:
-        from datasets.deck import BACK, deck_files
-
-        if BACK not in deck_files(args.faces):
-            print(
-                f"note: {args.faces} has no {BACK}.png: the photos show no draw pile (a scan "
-                f"of the card's back, saved as {BACK}.png in the deck folder, gives one)",
-                file=sys.stderr,
-            )
 
 
 def _held_out(args: argparse.Namespace) -> str | None:

@@ -181,10 +181,11 @@ def _draw_frame(canvas: np.ndarray, style: _Style, box: np.ndarray, class_id: in
 def tag_places(
     labelled: list[Tag], style: _Style, size: tuple[int, int]
 ) -> list[tuple[int, int, int, int]]:
-    """(left, top, right, bottom) of each tag: on its box's top edge, outside the box where
-    there is room above it; where that would cover a tag already placed (boxes side by side
-    in a row, a stack beside a wasabi), further down inside its box. Tags are placed from
-    the top of the photo down, so that the highest keeps its place."""
+    """(left, top, right, bottom) of each tag: on its box's top edge, against its right
+    edge, outside the box where there is room above it; where that would cover a tag
+    already placed (boxes side by side in a row, a stack beside a wasabi), further down
+    inside its box. Tags are placed from the top of the photo down, so that the highest
+    keeps its place."""
     image_h, image_w = size
     places: dict[int, tuple[int, int, int, int]] = {}
     order = sorted(range(len(labelled)), key=lambda k: (float(labelled[k].box[1]), k))
@@ -192,8 +193,10 @@ def tag_places(
         tag = labelled[k]
         width, height, depth = style.text_size(tag.text)
         tag_w, tag_h = width + 2 * style.pad, height + depth + 2 * style.pad
-        x1, y1 = round(float(tag.box[0])), round(float(tag.box[1]))
-        left = min(max(x1, 0), max(image_w - tag_w, 0))
+        x1, y1, x2 = (round(float(v)) for v in tag.box[:3])
+        # Against the box's right edge: its top-left corner holds the card's icon, what
+        # tells the look-alikes apart (a column's covered cards show little else).
+        left = min(max(x1, x2 - tag_w, 0), max(image_w - tag_w, 0))
         tops = [y1 - tag_h] if y1 - tag_h >= 0 else []
         tops += [max(y1, 0) + step * tag_h for step in range(4)]
         candidates = [(left, top, left + tag_w, top + tag_h) for top in tops]

@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from datasets.commands import whole_number
+
 # `sushigo train` from scratch, in about two hours on this machine's two cores: the finder
 # fitted into SCRATCH_HOURS at SCRATCH_IMGSZ, then the crop networks' epochs. Measured
 # (eighteenth session, vision/README.md "Training"): 99 minutes in all with one thread and
@@ -65,7 +67,7 @@ def register(subparsers: Any) -> None:
     train.add_argument("--out", type=Path, default=Path("runs/train"), help="run folder")
     train.add_argument(
         "--epochs",
-        type=int,
+        type=whole_number(1),
         help="detector epochs (default: as many as --hours allows from scratch, 5 with --finetune)",
     )
     train.add_argument(
@@ -75,16 +77,20 @@ def register(subparsers: Any) -> None:
         f"default from scratch without --epochs: {SCRATCH_HOURS}, a whole run in about two "
         "hours)",
     )
-    train.add_argument("--classifier-epochs", type=int, default=SCRATCH_CLASSIFIER_EPOCHS)
-    train.add_argument("--stack-check-epochs", type=int, default=SCRATCH_STACK_CHECK_EPOCHS)
+    train.add_argument(
+        "--classifier-epochs", type=whole_number(1), default=SCRATCH_CLASSIFIER_EPOCHS
+    )
+    train.add_argument(
+        "--stack-check-epochs", type=whole_number(1), default=SCRATCH_STACK_CHECK_EPOCHS
+    )
     train.add_argument(
         "--imgsz",
-        type=int,
+        type=whole_number(32, 4096),
         help=f"detector input size (default: {SCRATCH_IMGSZ} from scratch, the weights' own "
         "with --finetune)",
     )
-    train.add_argument("--batch", type=int, default=16)
-    train.add_argument("--threads", type=int, default=2, help="torch threads (2)")
+    train.add_argument("--batch", type=whole_number(1), default=16)
+    train.add_argument("--threads", type=whole_number(1), default=2, help="torch threads (2)")
     train.add_argument("--fraction", type=float, default=1.0, help="share of the dataset to use")
     train.add_argument(
         "--device", default="cpu", help="detector training device: cpu (default) or a GPU, e.g. 0"
@@ -131,7 +137,7 @@ def register(subparsers: Any) -> None:
     )
     train.add_argument(
         "--synthetic",
-        type=int,
+        type=whole_number(0),
         default=300,
         help="with --finetune: synthetic photos mixed in (300)",
     )
@@ -147,8 +153,13 @@ def register(subparsers: Any) -> None:
 
     ev = subparsers.add_parser("eval", help="measure tally accuracy on generated photos")
     ev.add_argument("--data", type=Path, required=True, help="a dataset from `sushigo synth`")
-    ev.add_argument("--split", default="test", help="train, val, test, or all (test)")
-    ev.add_argument("--limit", type=int, help="only the first N photos")
+    ev.add_argument(
+        "--split",
+        default="test",
+        choices=("train", "val", "test", "all"),
+        help="train, val, test, or all (test)",
+    )
+    ev.add_argument("--limit", type=whole_number(1), help="only the first N photos")
     ev.add_argument("--weights", type=Path, help="weights folder (default: the shipped one)")
     ev.add_argument("--json", type=Path, metavar="OUT.json", help="also write the figures as JSON")
     ev.add_argument(
@@ -169,14 +180,29 @@ def _positive_hours(text: str) -> float:
     return value
 
 
+def _can_write(option: str, path: Path) -> None:
+    """Raise where the file an option names could not be written: said before the work."""
+    if path.is_dir():
+        raise IsADirectoryError(f"{option} {path} is a folder: name the file to write")
+    if not path.parent.is_dir():
+        raise FileNotFoundError(f"{option}: no folder {path.parent} to write {path.name} in")
+
+
 def run_detect(args: argparse.Namespace) -> int:
     from vision.detector import load_detector
-    from vision.photo import load_photo_file
+    from vision.photo import PhotoError, load_photo_file
     from vision.pipeline import read_photo
 
+    if args.photo.is_dir():
+        raise IsADirectoryError(f"{args.photo} is a folder: give the photo's file")
     if not args.photo.is_file():
         raise FileNotFoundError(f"no such photo: {args.photo}")
-    photo = load_photo_file(args.photo)
+    if args.annotate is not None:
+        _can_write("--annotate", args.annotate)
+    try:
+        photo = load_photo_file(args.photo)
+    except PhotoError as error:
+        raise PhotoError(error.reason, f"{args.photo}: {error}") from None
     reading = read_photo(photo, load_detector(args.weights), players=args.players)
     if args.annotate:
         from vision.annotate import annotate, encode_jpeg
@@ -297,6 +323,8 @@ def _start(args: argparse.Namespace, name: str) -> Path | None:
     """The network `name` of the --from weights folder, or None (from scratch)."""
     if args.start_from is None:
         return None
+    if not args.start_from.is_dir():
+        raise FileNotFoundError(f"--from {args.start_from}: no such weights folder")
     path = args.start_from / name
     if not path.is_file():
         raise FileNotFoundError(f"--from {args.start_from}: it holds no {name}")
@@ -377,6 +405,10 @@ def run_eval(args: argparse.Namespace) -> int:
     from vision.detector import load_detector
     from vision.training.evaluate import evaluate, format_report, write_report
 
+    if not args.data.is_dir():
+        raise FileNotFoundError(f"no such dataset folder: {args.data}")
+    if args.json is not None:
+        _can_write("--json", args.json)  # said before the photos are read, not after
     detector = load_detector(args.weights)
     report = evaluate(
         args.data, detector, split=args.split, limit=args.limit, players=not args.without_players

@@ -47,7 +47,7 @@ function overlaps(a, b) {
 // Places each box's tag (g.tags > g.tag, holding a rect and a text, its names longest
 // first in data-names; its box's corners in data-xyxy of the g.box of its data-box-id)
 // at the first spot by its box where it overlaps no tag placed before and lies inside the
-// photo in view: inside its top-left corner, top-right, bottom-left, just above, just
+// photo in view: inside its top-right corner, top-left, bottom-left, just above, just
 // below, beside it right or left; with a shorter name where the long one fits nowhere;
 // hidden where none fits (the list still names it).
 export function layoutTags(svg) {
@@ -74,9 +74,11 @@ export function layoutTags(svg) {
       text.textContent = name;
       const width = text.getComputedTextLength() + 2 * pad;
       if (width > view.width || height > view.height) continue;
+      // Inside the top-right corner first: the top-left holds the card's icon, which
+      // tells the look-alikes apart (a column's covered cards show little else).
       const spots = [
+        [Math.max(x1, x2 - width), y1],
         [x1, y1],
-        [x2 - width, y1],
         [x1, y2 - height],
         [x1, y1 - height - gap],
         [x1, y2 + gap],

@@ -1,7 +1,7 @@
 // A game's screen: its head, the share panel, the round tabs, the round (its players,
 // record, re-open) and the standings. render draws whichever screen the route names.
 
-import { BREAKDOWN, CATEGORIES, HAND_SIZE, SEAT_COLOURS, inWords } from "./cards.js";
+import { BREAKDOWN, CATEGORIES, HAND_SIZE, SEAT_COLOURS, handCount, inWords } from "./cards.js";
 import { totalsChart } from "./chart.js";
 import { h, listNames, plural, scrolling, show } from "./dom.js";
 import { app, canEdit, go, routeUrl, shownCode } from "./state.js";
@@ -151,7 +151,7 @@ function started(game, round) {
 
 function statusText(summary, hand) {
   if (summary.status === "empty") return "No photo yet";
-  const cards = `${summary.cards} of ${hand} cards`;
+  const cards = handCount(summary.cards, hand);
   return summary.status === "confirmed" ? `Confirmed · ${cards}` : `To review · ${cards}`;
 }
 
@@ -412,8 +412,14 @@ function roundScores(round) {
   return h(
     "div",
     {},
+    // What was accepted, said: "did not add up" alone left a table asking what.
     round.record.accepted
-      ? h("p", { class: "banner warn" }, "Recorded although the cards did not add up (accepted by hand).")
+      ? h(
+          "div",
+          { class: "banner warn", "data-testid": "record-accepted" },
+          h("p", {}, "Recorded as it was, though it did not add up:"),
+          problemList(round.record.problems.filter((p) => p.severity === "error")),
+        )
       : null,
     scrolling(table),
     tallies,

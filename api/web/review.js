@@ -1,7 +1,7 @@
 // Reviewing a player's cards: the photo with its boxes (tap, choose, relabel, delete, draw
 // a missed card), the box list, the warnings, the counters and confirming.
 
-import { BY_KEY, CATEGORIES, boxName, inWords } from "./cards.js";
+import { BY_KEY, CATEGORIES, boxName, handCount, inWords } from "./cards.js";
 import { findStacks, nigiriOf, unstacking } from "./stacks.js";
 import { layoutTags, thingsAt, unitsPerPixel } from "./boxes.js";
 import { collectionRegion, makeZoomable } from "./zoom.js";
@@ -87,7 +87,7 @@ function earlierList(c, editable) {
             "div",
             { class: "earlier-text" },
             h("strong", {}, e.status === "confirmed" ? "Confirmed" : "Not confirmed"),
-            ` · ${e.cards} of ${c.hand_size} cards`,
+            ` · ${handCount(e.cards, c.hand_size)}`,
             e.corrections ? ` · ${plural(e.corrections, "correction")}` : "",
             h("small", {}, `Replaced at ${at(e.replaced_at)}`),
           ),
@@ -231,6 +231,10 @@ function photoSvg(c, editable) {
       opening: collectionRegion(c.detections),
       changed: () => layoutTags(svg),
       canPan: () => !app.drawMode,
+      asked: () =>
+        collectionRegion(
+          [...svg.querySelectorAll("g.box.check[data-xyxy]")].map((g) => ({ box: JSON.parse(g.dataset.xyxy) })),
+        ),
     });
     // Tags are laid out in CSS px: again whenever the photo's size on screen changes.
     new ResizeObserver(() => layoutTags(svg)).observe(svg);

@@ -49,10 +49,11 @@ export function collectionRegion(boxes) {
 }
 
 // Makes `svg` (a photo of width x height px) zoomable; `opening` is the region it opens
-// on, `changed()` runs after each change of view (the tags are laid out again), and
-// `canPan()` says whether gestures are the zoom's (not while a box is being drawn).
-// Returns the controls: zoomBy(factor), whole(), collection(), zoomed().
-export function makeZoomable(svg, { width, height, opening, changed, canPan }) {
+// on, `changed()` runs after each change of view (the tags are laid out again),
+// `canPan()` says whether gestures are the zoom's (not while a box is being drawn), and
+// `asked()` gives the region of the cards a warning asks about (or null), which + goes
+// toward first. Returns the controls: zoomBy(factor), whole(), collection(), zoomed().
+export function makeZoomable(svg, { width, height, opening, changed, canPan, asked = () => null }) {
   const whole = { x: 0, y: 0, w: width, h: height };
   const start = opening ? fit(opening, width, height) : whole;
   let view = start;
@@ -77,10 +78,13 @@ export function makeZoomable(svg, { width, height, opening, changed, canPan }) {
     set({ x: p.x - (p.x - view.x) / factor, y: p.y - (p.y - view.y) / factor, w, h });
   };
   const zoomBy = (factor) => {
-    // + goes toward the cards in sight, not the table at the view's middle: the view of
-    // the cards, or of the whole photo, may hold them off its middle (kept inside the
-    // photo at its edge), and + had pushed them out of sight.
-    const cards = factor > 1 && opening ? inSight(opening) : null;
+    // + goes toward the cards a warning asks about where they are in sight, else toward
+    // the cards in sight, not the table at the view's middle: the view of the cards, or
+    // of the whole photo, may hold them off its middle (kept inside the photo at its
+    // edge), and + had pushed them out of sight.
+    const marked = factor > 1 ? asked() : null;
+    const cards =
+      (marked && inSight(marked)) || (factor > 1 && opening ? inSight(opening) : null);
     if (cards) {
       const w = view.w / factor;
       const h = view.h / factor;

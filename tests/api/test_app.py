@@ -13,6 +13,7 @@ from sqlalchemy import text
 from api import commands, main
 from api.main import create_app
 from api.settings import Settings, get_settings
+from vision.detector import default_weights
 
 
 def test_settings_come_from_sushigo_variables(
@@ -71,3 +72,13 @@ def test_sqlite_runs_in_wal_with_foreign_keys(settings: Settings) -> None:
         assert connection.execute(text("PRAGMA journal_mode")).scalar() == "wal"
         assert connection.execute(text("PRAGMA foreign_keys")).scalar() == 1
     assert (settings.data_dir / "sushigo.sqlite3").is_file()
+
+
+def test_serve_says_at_once_that_its_weights_are_missing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    commands._say_missing_weights(tmp_path / "nowhere")
+    err = capsys.readouterr().err
+    assert err.startswith("sushigo serve: warning: ") and "answers 503" in err
+    commands._say_missing_weights(default_weights())
+    assert capsys.readouterr().err == ""

@@ -249,6 +249,17 @@ def test_a_photo_without_boxes(counts: dict[str, int], photo: bool, reason: str 
     assert (skip and skip.reason) == reason
 
 
+def test_export_names_an_out_that_is_a_file(
+    settings: Settings, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "export.txt"
+    out.write_text("kept")
+    command = ["corrections", "export", "--out", str(out), "--data-dir", str(settings.data_dir)]
+    assert main(command) == 2
+    assert f"{out} is a file" in capsys.readouterr().err
+    assert out.read_text() == "kept"
+
+
 def test_a_stack_with_its_strip_is_written_as_its_two_cards(
     client: TestClient, table: Table, detector: FakeDetector, settings: Settings, tmp_path: Path
 ) -> None:

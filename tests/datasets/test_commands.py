@@ -11,15 +11,21 @@ import pytest
 from api.cli import main
 from datasets.faces import render_face
 from datasets.yolo_format import read_split
-from scoring.cards import CARD_KINDS
 from tests.datasets.test_scans import photo_of_card, read_png
 
 
-def test_faces_writes_k_faces_per_class(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["faces", "--out", str(tmp_path), "--per-class", "2", "--seed", "3"]) == 0
-    assert "wrote 24 faces" in capsys.readouterr().out
-    for kind in CARD_KINDS:
-        assert sorted(p.name for p in (tmp_path / kind).glob("*.png")) == ["000.png", "001.png"]
+def test_the_made_up_deck_is_no_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The retired deck is drawn for tests alone (datasets/faces.py), never by a command:
+    `faces` only imports a player's own card, and `synth` draws a deck folder."""
+    with pytest.raises(SystemExit) as exit_:
+        main(["faces", "--out", str(tmp_path), "--per-class", "2"])
+    assert exit_.value.code == 2
+    assert "(choose from 'import')" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_:
+        main(["synth", "--out", str(tmp_path / "set"), "--images", "2"])
+    assert exit_.value.code == 2
+    assert "the following arguments are required: --faces" in capsys.readouterr().err
+    assert not (tmp_path / "set").exists() and not any(tmp_path.iterdir())
 
 
 def test_faces_import_saves_the_next_face(
@@ -49,17 +55,12 @@ def test_faces_import_saves_the_next_face(
         ),
         (["faces", "import", "{table}", "--as", "egg", "--out", "{out}"], "no card found"),
         (["faces", "import", "{out}/none.jpg", "--as", "egg", "--out", "{out}"], "no such photo"),
-        (
-            ["faces", "import", "{photo}", "--as", "egg", "--seed", "1", "--out", "{out}"],
-            "are for rendering",
-        ),
-        (["faces", "--as", "egg", "--out", "{out}"], "--as is for importing a photo"),
-        (["synth", "--out", "{out}"], "synth --out needs --images N"),
+        (["synth", "--out", "{out}", "--faces", "{out}"], "synth --out needs --images N"),
         (
             ["synth", "--out", "{out}", "--images", "2", "--faces", "{out}/no"],
             "no such deck folder",
         ),
-        (["synth", "--preview", "{out}/sheet.gif"], "name it .png or .jpg"),
+        (["synth", "--preview", "{out}/sheet.gif", "--faces", "{out}"], "name it .png or .jpg"),
     ],
 )
 def test_user_errors_are_one_line(
@@ -170,11 +171,21 @@ def test_synth_never_writes_into_a_dataset_already_there(
     tmp_path: Path, faces_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "set"
-    argv = ["synth", "--out", str(out), "--size", "160", "--workers", "1"]
-    assert main([*argv, "--images", "3", "--faces", str(faces_dir)]) == 0
+    argv = [
+        "synth",
+        "--out",
+        str(out),
+        "--size",
+        "160",
+        "--workers",
+        "1",
+        "--faces",
+        str(faces_dir),
+    ]
+    assert main([*argv, "--images", "3"]) == 0
     before = sorted(p.relative_to(out) for p in out.rglob("*"))
     capsys.readouterr()
-    assert main([*argv, "--images", "2", "--seed", "9", "--faces", str(faces_dir)]) == 2
+    assert main([*argv, "--images", "2", "--seed", "9"]) == 2
     assert f"{out} is not empty" in capsys.readouterr().err
     assert sorted(p.relative_to(out) for p in out.rglob("*")) == before
     assert main([*argv, "--images", "2", "--out", str(out / "data.yaml")]) == 2

@@ -235,3 +235,19 @@ def test_a_box_a_warning_points_at_asks_in_its_tag() -> None:
     unread = detections(("dumpling", [100, 366, 289, 630], 0.1))
     reading = read_tally(Detections.merge([unread, STACK_AND_TEMPURA]))
     assert [tag.text for tag in tags(reading)] == ["Salmon on wasabi 80%", "Tempura 42% ?"]
+
+
+def test_a_tag_leaves_its_cards_top_left_icon_in_view() -> None:
+    """A column's covered cards show their top strip; the top-left icon on it is what
+    tells the look-alikes apart, so a tag that fits goes against the box's right edge."""
+    column = detections(
+        ("squid", [100, 200, 700, 260], 0.9),
+        ("egg", [100, 258, 700, 318], 0.9),
+        ("salmon", [100, 316, 700, 720], 0.9),
+    )
+    labelled = tags(read_tally(column))
+    places = tag_places(labelled, _Style(1000), (1000, 900))
+    for tag, (left, _, right, _) in zip(labelled, places, strict=True):
+        x1, _, x2, _ = (float(v) for v in tag.box)
+        assert right - left < (x2 - x1) / 2, tag.text  # it fits twice over
+        assert right == round(x2) and left > x1 + (x2 - x1) / 3, (tag.text, left, right)

@@ -73,7 +73,14 @@ def test_detect_names_a_missing_or_unreadable_photo(
     text = tmp_path / "notes.jpg"
     text.write_text("not a photo")
     assert main(["detect", str(text)]) == 2
-    assert "error" in capsys.readouterr().err
+    assert f"sushigo detect: error: {text}: the file is not an image" in capsys.readouterr().err
+    folder = tmp_path / "photos.jpg"
+    folder.mkdir()
+    assert main(["detect", str(folder)]) == 2
+    assert f"{folder} is a folder" in capsys.readouterr().err
+    nowhere = tmp_path / "none" / "a.jpg"
+    assert main(["detect", str(text), "--annotate", str(nowhere)]) == 2
+    assert f"--annotate: no folder {nowhere.parent}" in capsys.readouterr().err
 
 
 def test_eval_reports_exact_tallies_and_writes_json(
@@ -110,6 +117,52 @@ def test_eval_without_players_reads_without_the_player_count(
     assert main(["eval", "--data", str(tmp_path)]) == 0
     assert main(["eval", "--data", str(tmp_path), "--without-players"]) == 0
     assert asked == [True, False]
+
+
+def test_eval_with_no_photo_read_wrong_writes_json_that_parses(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A share of no photos is null in the JSON (NaN is not JSON) and words on screen."""
+    import vision.training.evaluate
+
+    monkeypatch.setattr(vision.training.evaluate, "evaluate", lambda *a, **k: Report())
+    out = tmp_path / "r.json"
+    assert main(["eval", "--data", str(tmp_path), "--json", str(out)]) == 0
+    assert "no photo was read wrong" in capsys.readouterr().out
+
+    def refuse(constant: str) -> None:
+        raise AssertionError(f"{constant} in {out}")
+
+    summary = json.loads(out.read_text(), parse_constant=refuse)
+    assert summary["warned"] == {"wrong": None, "right": None}
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["train", "--threads", "0"], "argument --threads: expected at least 1, got 0"),
+        (["train", "--batch", "-4"], "argument --batch: expected at least 1, got -4"),
+        (["eval", "--limit", "0"], "argument --limit: expected at least 1, got 0"),
+        (["eval", "--split", "bogus"], "argument --split: invalid choice: 'bogus'"),
+    ],
+)
+def test_train_and_eval_name_a_bad_number_before_any_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], said: str
+) -> None:
+    with pytest.raises(SystemExit) as exit:
+        main([*argv, "--data", str(tmp_path)])
+    assert exit.value.code == 2
+    assert said in capsys.readouterr().err
+
+
+def test_eval_names_a_missing_set_or_json_folder_before_reading(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["eval", "--data", str(tmp_path / "none")]) == 2
+    assert f"no such dataset folder: {tmp_path / 'none'}" in capsys.readouterr().err
+    out = tmp_path / "nowhere" / "r.json"
+    assert main(["eval", "--data", str(tmp_path), "--json", str(out)]) == 2
+    assert f"--json: no folder {out.parent} to write r.json in" in capsys.readouterr().err
 
 
 def test_train_passes_the_device_to_the_finder_training(

@@ -724,6 +724,20 @@ FRAMES_OVER_TAGS = """() => {
   return crossed;
 }"""
 
+# The tags that lie over their own box's top-left corner, where the card's icon is (tells
+# the look-alikes apart), though half the box's width would hold them.
+ICONS_COVERED = """() => [...document.querySelectorAll("g.tag")]
+  .filter((tag) => getComputedStyle(tag).display !== "none")
+  .filter((tag) => {
+    const t = tag.querySelector("rect").getBoundingClientRect();
+    const box = document.querySelector(`g.box[data-box-id="${tag.dataset.boxId}"] rect.frame`);
+    const b = box.getBoundingClientRect();
+    const fits = t.width < b.width / 2;
+    const onIcon = t.left < b.left + b.width / 3 && t.bottom > b.top && t.top < b.top + t.height;
+    return fits && onIcon;
+  })
+  .map((tag) => tag.textContent)"""
+
 CENTRE_COLUMN = """() => {
   const g = document.querySelector("g.box.strip") || document.querySelector("g.box");
   g.querySelector("rect.frame").scrollIntoView({ block: "center" });
@@ -886,6 +900,7 @@ def test_tags_do_not_overlap_or_leave_the_photo(server: Server, phone: Any) -> N
     page.wait_for_function("() => document.querySelector('g.tag rect').getAttribute('width')")
     # As it opens, on the cards: every box keeps its tag, in full.
     assert page.evaluate(FRAMES_OVER_TAGS) == []
+    assert page.evaluate(ICONS_COVERED) == []
     found = tags_apart_and_inside(page)
     assert found["hidden"] == 0, found
     names = sorted(t["name"] for t in found["tags"])
@@ -1213,7 +1228,8 @@ def test_the_share_panel_leaves_the_camera_buttons_on_the_first_screen(
 def play_through_the_api(
     server: Server, game: dict[str, Any], hands: list[dict[str, int]] | None = None
 ) -> None:
-    """Every round of a 2-player game confirmed and recorded, as another phone would."""
+    """Every round of a game confirmed and recorded (a hand a player, two by default), as
+    another phone would."""
     headers = {"X-Edit-Token": game["edit_token"]}
     base = f"{server.url}/api/v1/games/{game['id']}"
     if hands is None:
@@ -1444,6 +1460,60 @@ def test_the_standings_offer_the_score_sheet(server: Server, phone: Any) -> None
         assert row[-1] == ("winner" if player["name"] in standings["winners"] else "")
 
 
+def test_plus_zooms_toward_the_card_a_warning_asks_about(server: Server, phone: Any) -> None:
+    """+ keeps the card marked "?" in view and goes toward it: toward the middle of the
+    cards it had pushed a doubtful card at their edge out of sight."""
+    page = phone
+    size = (1000, 752)
+    row = [
+        {"label": label, "confidence": 0.9, "box": [x, 300, x + 95, 440]}
+        for label, x in (("tempura", 200), ("sashimi", 300), ("dumpling", 400), ("egg", 500))
+    ]
+    row += [
+        {"label": "tempura", "confidence": 0.9, "box": [x, 460, x + 95, 600]}
+        for x in (200, 300, 400, 500, 600)
+    ]
+    doubtful = {"label": "squid", "confidence": 0.35, "box": [880, 300, 975, 440]}
+    open_review(server, page, [*row, doubtful], size)
+    assert page.locator("g.box.check").get_attribute("data-label") == "squid"
+    for _ in range(2):
+        page.get_by_test_id("zoom-in").tap()
+        x, y, w, h = page.evaluate(VIEW)
+        assert x <= 880 and x + w >= 975 and y <= 300 and y + h >= 440, (x, y, w, h)
+    assert w < 0.5 * size[0]
+
+
+def test_a_round_recorded_anyway_says_what_did_not_add_up(server: Server, phone: Any) -> None:
+    """The recorded round's banner lists what the table accepted, not only that it did."""
+    game = new_game(server, ["Ana", "Ben"])
+    confirm_counts(server, game, 1, {"tempura": 10})
+    confirm_counts(server, game, 2, {"tempura": 10})  # 20 of the deck's 14
+    base = f"{server.url}/api/v1/games/{game['id']}/rounds/1"
+    version = httpx.get(base).json()["version"]
+    headers = {"X-Edit-Token": game["edit_token"]}
+    body = {"version": version, "accept_problems": True}
+    httpx.post(f"{base}/record", json=body, headers=headers).raise_for_status()
+    phone.goto(f"{server.url}/?game={game['id']}&round=1")
+    banner = phone.get_by_test_id("record-accepted")
+    banner.wait_for()
+    said = banner.locator("li").all_inner_texts()
+    assert len(said) == 1 and "tempura" in said[0].lower() and "14" in said[0], said
+
+
+def test_a_five_player_round_fits_a_phone(server: Server, phone: Any) -> None:
+    """Five players' points beside a round's row names fit 390 px whole: the last
+    player's column had lain under the shade that says more is beyond."""
+    names = ["Zoë", "Ana", "Ana B.", "Bjørn", "José"]
+    game = httpx.post(f"{server.url}/api/v1/games", json={"players": names}).json()
+    hands = [{"tempura": 2, "sashimi": 3, "dumpling": 1, "maki_3": 1}] * 5
+    play_through_the_api(server, game, hands)
+    phone.goto(f"{server.url}/?game={game['id']}&round=1")
+    table = phone.get_by_test_id("round-scores")
+    table.wait_for()
+    wider = table.evaluate("(t) => t.parentElement.scrollWidth > t.parentElement.clientWidth")
+    assert wider == (phone.viewport_size["width"] < 360)
+
+
 def test_puddings_all_equal_are_said_to_score_nothing(server: Server, phone: Any) -> None:
     """Every player kept as many puddings: the standings say why pudding gave 0 each,
     rather than only that "ties split"."""
@@ -1513,6 +1583,10 @@ def test_a_photo_over_its_hand_may_hold_a_neighbours_cards(server: Server, phone
     assert said.endswith(
         "10 cards expected, 12 found: 2 cards may be a neighbour's, or counted twice"
     )
+    # The round's list says it as plainly ("12 of 10" read as a slip).
+    page.get_by_role("button", name="Round 1").first.tap()
+    status = page.get_by_test_id("player-status-1").inner_text()
+    assert status == "To review · 12 cards, 10 expected", status
 
 
 def test_one_photo_sent_for_two_players_is_said_on_the_review(server: Server, phone: Any) -> None:

@@ -7,6 +7,7 @@ right; mAP is reported beside it, per class, computed on the final labelled boxe
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -324,10 +325,11 @@ def format_report(summary: dict[str, Any]) -> str:
             f"\nmedian seconds per photo (decode + detect + tally): {summary['seconds_median']:.3f}"
         )
     warned = summary["warned"]
-    lines.append(
-        f"\nwith a warning: {warned['wrong']:.3f} of the photos read wrong, "
-        f"{warned['right']:.3f} of those read right"
+    of_wrong, of_right = (
+        f"no photo was read {how}" if math.isnan(share) else f"{share:.3f} of the photos read {how}"
+        for share, how in ((warned["wrong"], "wrong"), (warned["right"], "right"))
     )
+    lines.append(f"\nwith a warning: {of_wrong}, {of_right}")
     wrong = summary["wrong_photos"]
     lines.append(
         f"photos read wrong: {len(wrong)} (key read (true); hard subsets; warnings; notes)"
@@ -345,4 +347,16 @@ def format_report(summary: dict[str, Any]) -> str:
 
 
 def write_report(summary: dict[str, Any], path: Path) -> None:
-    path.write_text(json.dumps(summary, indent=1, sort_keys=True))
+    """The summary as JSON; a share of no photos (NaN) as null, which JSON can hold."""
+    path.write_text(json.dumps(without_nan(summary), indent=1, sort_keys=True, allow_nan=False))
+
+
+def without_nan(value: Any) -> Any:
+    """`value` with every NaN float (a share of no photos) as None, all the way down."""
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {key: without_nan(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [without_nan(item) for item in value]
+    return value

@@ -22,7 +22,7 @@ import yaml
 
 from scoring.cards import MAKI, NIGIRI
 from vision.detector import MODEL_CARD, default_weights, load_detector
-from vision.training.evaluate import evaluate, format_report
+from vision.training.evaluate import evaluate, format_report, without_nan
 
 # The look-alike families (card-spec.md): one yellow, one red.
 FAMILIES = {"yellow": (*NIGIRI, "wasabi"), "maki": MAKI}
@@ -103,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--set {spec!r}: expected NAME=DIR with DIR/data.yaml")
         metrics[name] = measure(args.weights, Path(folder))
     card["metrics"] = metrics
-    card_path.write_text(json.dumps(card, indent=1) + "\n")
+    card_path.write_text(json.dumps(without_nan(card), indent=1, allow_nan=False) + "\n")
     print(f"wrote the figures of {', '.join(s.partition('=')[0] for s in args.set)} to {card_path}")
     return 0
 
