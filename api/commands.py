@@ -11,7 +11,6 @@ from typing import Any
 
 def register(subparsers: Any) -> None:
     from api.settings import Settings  # pydantic only: light
-    from datasets.commands import whole_number
 
     variables = ", ".join(f"SUSHIGO_{name.upper()}" for name in Settings.model_fields)
     serve = subparsers.add_parser(
@@ -21,9 +20,7 @@ def register(subparsers: Any) -> None:
         f"environment variables ({variables}).",
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
-    serve.add_argument(
-        "--port", type=whole_number(1, 65535), default=8000, help="port to listen on (8000)"
-    )
+    serve.add_argument("--port", type=_port, default=8000, help="port to listen on (8000)")
     serve.add_argument("--data-dir", type=Path, help="photos and the SQLite database (./data)")
     serve.add_argument("--database-url", help="a SQLAlchemy URL instead of SQLite in the data dir")
     serve.add_argument("--weights", type=Path, help="detector weights (default: the shipped ones)")
@@ -41,7 +38,7 @@ def register(subparsers: Any) -> None:
         description="Write every confirmed photo with its corrected boxes (the detections "
         "plus relabels, deletions and added boxes) as a YOLO dataset (data.yaml, images/, "
         "labels/, tallies/ with the confirmed tallies; long side at most 1600 px). Confirmed "
-        "tallies the boxes cannot stand for (counters only, a box labelled as a whole stack, "
+        "tallies the boxes cannot stand for (counters only, a stack whose wasabi has no box, "
         "boxes that read as another tally) are listed in DIR/skipped.json instead.",
     )
     export.add_argument("--out", type=Path, required=True, help="a new or empty folder")
@@ -71,6 +68,17 @@ def register(subparsers: Any) -> None:
         "--database-url", help="a SQLAlchemy URL instead of SQLite in the data dir"
     )
     upgrade.set_defaults(handler=run_db_upgrade)
+
+
+def _port(text: str) -> int:
+    """An argparse type: a TCP port, 1 to 65535."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a port number, got {text!r}") from None
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 1 to 65535, not {value:,}")
+    return value
 
 
 def settings_from(args: argparse.Namespace) -> Any:

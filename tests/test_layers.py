@@ -79,8 +79,13 @@ def test_reading_a_photo_needs_no_training_package(tmp_path: Path) -> None:
 
 
 def test_training_without_the_extra_says_what_to_install(tmp_path: Path) -> None:
+    from datasets.faces import write_faces
+
+    deck = tmp_path / "deck"
+    write_faces(deck, per_kind=1, seed=1)
     code = BLOCK.format(blocked=sorted(TRAINING_PACKAGES)) + (
-        f"sys.exit(main(['synth', '--out', {str(tmp_path / 'd')!r}, '--images', '1']))"
+        f"sys.exit(main(['synth', '--out', {str(tmp_path / 'd')!r}, '--images', '1', "
+        f"'--faces', {str(deck)!r}]))"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
