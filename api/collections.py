@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Final
 
 from sqlalchemy import select, update
@@ -85,11 +86,16 @@ class CollectionView:
     assessment: review.Assessment
     photo: Photo | None  # the current one
     photos: dict[int, Photo] = field(default_factory=dict)  # every one uploaded, by id
-    same_photo: list[SamePhoto] = field(default_factory=list)
 
     @property
     def player(self) -> Player:
         return self.collection.player
+
+    @cached_property
+    def same_photo(self) -> list[SamePhoto]:
+        """Other collections whose current photo is this one's file (`_same_photo`):
+        looked up only where a view's problems are asked for (not by the export)."""
+        return _same_photo(self.game, self.collection, self.photo)
 
     @property
     def problems(self) -> list[Problem]:
@@ -146,10 +152,7 @@ def view_collection(game: Game, collection: Collection) -> CollectionView:
     state = review.replay(events, {ident: p.detections for ident, p in photos.items()})
     photo = None if state.photo_id is None else photos.get(state.photo_id)
     assessment = _assess(game, collection, state, photo)
-    same = _same_photo(game, collection, photo)
-    return CollectionView(
-        game, collection.round, collection, state, assessment, photo, photos, same
-    )
+    return CollectionView(game, collection.round, collection, state, assessment, photo, photos)
 
 
 def _same_photo(game: Game, collection: Collection, photo: Photo | None) -> list[SamePhoto]:

@@ -47,7 +47,7 @@ from api.database import make_engine, make_sessionmaker, opening
 from api.models import Collection, Game, Round
 from api.settings import Settings, get_settings
 from api.storage import PhotoStore
-from datasets.yolo_format import KIND_ID, PHOTOGRAPHED_DECK, prepare
+from datasets.yolo_format import KIND_ID, PHOTOGRAPHED_DECK, check_new_folder, prepare
 from scoring.cards import HAND_SIZE, STACKS, TALLY_KEYS
 from vision.labels import STACK_LABELS
 from vision.photo import PhotoError, load_photo
@@ -282,10 +282,7 @@ def export_corrections(
 ) -> ExportResult:
     """Write every confirmed collection's photo and corrected boxes under `out` (a new or
     empty folder), and skipped.json listing those that cannot be written."""
-    if out.is_file():
-        raise ValueError(f"{out} is a file: --out names a folder for the export")
-    if out.is_dir() and any(out.iterdir()):
-        raise ValueError(f"{out} is not empty: export into a new or empty folder")
+    check_new_folder(out, "export")
     url = settings.resolved_database_url
     parsed = make_url(url)
     database = parsed.database if parsed.get_backend_name() == "sqlite" else None

@@ -135,11 +135,9 @@ def run_synth(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     if args.preview is not None:
         return _preview(args)
-    if args.out.is_file():
-        raise ValueError(f"{args.out} is a file: --out names a folder for the dataset")
-    if args.out.is_dir() and any(args.out.iterdir()):
-        # Another seed's photos under the same names would make one set of two.
-        raise ValueError(f"{args.out} is not empty: write the dataset into a new or empty folder")
+    from datasets.yolo_format import check_new_folder
+
+    check_new_folder(args.out, "dataset")
     _note_the_deck(args)
     from datasets.synth import write_dataset
 

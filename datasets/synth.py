@@ -17,7 +17,6 @@ from datasets.scene import Scene, make_scene
 from datasets.yolo_format import PROCEDURAL_DECK, prepare, split_of, write_scene
 
 _pool: FacePool | None = None
-_pool_of: tuple[int, Path | None, bool] | None = None  # what _pool was read from
 # Different procedural faces of each kind drawn where no deck folder is given.
 RENDERED_PER_KIND = 10
 
@@ -48,10 +47,8 @@ def scene_rng(seed: int, index: int) -> np.random.Generator:
 
 
 def _init(seed: int, faces_dir: Path | None, mix: bool) -> None:
-    global _pool, _pool_of
-    key = (seed, None if faces_dir is None else faces_dir.resolve(), mix)
-    if key != _pool_of:
-        _pool, _pool_of = face_pool(seed, faces_dir, mix), key
+    global _pool
+    _pool = face_pool(seed, faces_dir, mix)
 
 
 def _worker() -> None:
@@ -82,14 +79,19 @@ def generate(
     start: int = 0,
     printing: str = "varied",
 ) -> Iterator[tuple[int, Scene]]:
-    """Yield (index, scene) for indices start..start+count-1, in order."""
+    """(index, scene) for indices start..start+count-1, in order. The deck is read now,
+    before the first scene is asked for: a deck that cannot be drawn fails the call."""
     if printing not in PRINTINGS:
         raise ValueError(f"unknown printing {printing!r}; expected one of {', '.join(PRINTINGS)}")
     workers = workers or min(2, os.cpu_count() or 1)
     tasks = [(seed, i, size, printing) for i in range(start, start + count)]
-    # The deck is read here, once: a face that cannot be read is this process's error,
-    # not an initializer's that the pool retries without end. Forked workers share it.
+    # Read here, once: a face that cannot be read is this process's error, not an
+    # initializer's that the pool retries without end. Forked workers share it.
     _init(seed, faces_dir, mix_rendered)
+    return _scenes(tasks, workers)
+
+
+def _scenes(tasks: list[tuple[int, int, int, str]], workers: int) -> Iterator[tuple[int, Scene]]:
     if workers <= 1:
         yield from map(_make, tasks)
         return
@@ -118,8 +120,7 @@ def write_dataset(
         if faces_dir is not None and not mix_rendered
         else PROCEDURAL_DECK
     )
-    _init(seed, faces_dir, mix_rendered)  # a deck that cannot be drawn fails before any file
-    prepare(out, held_out, deck=deck)
+    # The deck is read first: a deck that cannot be drawn fails before any file.
     scenes = generate(
         seed,
         images,
@@ -129,6 +130,7 @@ def write_dataset(
         mix_rendered=mix_rendered,
         printing=printing,
     )
+    prepare(out, held_out, deck=deck)
     for index, made in tqdm(scenes, total=images, disable=not progress, desc="synth", unit="img"):
         write_scene(out, split_of(index, images), f"{index:06d}", made)
     return out

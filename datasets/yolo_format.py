@@ -73,6 +73,15 @@ PROCEDURAL_DECK = "procedural"  # data.yaml's deck for photos of the made-up tes
 PHOTOGRAPHED_DECK = "photographed at the table"
 
 
+def check_new_folder(root: Path, what: str) -> None:
+    """Raise ValueError unless `root` is a new or empty folder for a `what` (a dataset, an
+    export): another set's files under the same names would make one set of two."""
+    if root.is_file():
+        raise ValueError(f"{root} is a file: --out names a folder for the {what}")
+    if root.is_dir() and any(root.iterdir()):
+        raise ValueError(f"{root} is not empty: write the {what} into a new or empty folder")
+
+
 def prepare(root: Path, held_out: str | None = None, *, deck: dict[str, Any] | str) -> None:
     """The folders and data.yaml of a dataset; `held_out` says what makes it a test set
     (a printing or renderer never trained on), which training then refuses; `deck` names

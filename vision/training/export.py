@@ -58,13 +58,14 @@ def write_model_card(
     notes: str = "",
     trained: str | None = None,
     deck: dict[str, Any] | None = None,
-    recipe: list[str] | None = None,
+    step: str | None = None,
 ) -> Path:
     """model.json: the files, the finder's size and thresholds, when trained, on which
-    deck (each scan's sha256), the recipe (commands) and every figure measured with it.
-    What is not given is kept from the card already there."""
+    deck (each scan's sha256), the recipe (commands; `step` added to it) and every figure
+    measured with it. What is not given is kept from the card already there."""
     path = folder / MODEL_CARD
-    previous = model_card_of(folder)
+    previous = json.loads(path.read_text()) if path.exists() else {}
+    recipe = [*previous.get("recipe", []), *([step] if step else [])]
     card = {
         "detector": "detector.onnx",
         "detector_checkpoint": "detector.pt",
@@ -76,18 +77,12 @@ def write_model_card(
         "iou": iou,
         "trained": trained or datetime.now(UTC).isoformat(timespec="seconds"),
         "deck": deck if deck is not None else previous.get("deck"),
-        "recipe": recipe if recipe is not None else previous.get("recipe", []),
+        "recipe": recipe,
         "metrics": metrics if metrics is not None else previous.get("metrics", {}),
         "notes": notes or previous.get("notes", ""),
     }
     path.write_text(json.dumps(card, indent=1) + "\n")
     return path
-
-
-def model_card_of(folder: Path) -> dict[str, Any]:
-    """The weights folder's model.json as it stands, or {} where it has none."""
-    path = folder / MODEL_CARD
-    return dict(json.loads(path.read_text())) if path.exists() else {}
 
 
 def _fast_network(folder: Path, name: str) -> str | None:

@@ -243,7 +243,7 @@ def ship_models(
     the command that made them, added to its recipe). The figures measured with the
     networks they replace are dropped: none of them holds for these
     (vision.training.model_card measures them again)."""
-    from vision.training.export import export_detector, model_card_of, write_model_card
+    from vision.training.export import export_detector, write_model_card
     from vision.training.quantize import int8_path
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -263,7 +263,4 @@ def ship_models(
                 shutil.copyfile(source, copy)
         if not int8_path(onnx).exists():
             int8_path(target).unlink(missing_ok=True)  # an older network's, not this one's
-    previous = model_card_of(folder)
-    write_model_card(
-        folder, imgsz=imgsz, deck=deck, metrics={}, recipe=[*previous.get("recipe", []), step]
-    )
+    write_model_card(folder, imgsz=imgsz, deck=deck, metrics={}, step=step)
