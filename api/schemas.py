@@ -241,6 +241,10 @@ class PlayerResultPublic(BaseModel):
     dessert: int
     total: int
     puddings: int
+    place: int = Field(
+        description="1 for the best total, then most puddings; players level on both "
+        "share a place (1, 1, 3)"
+    )
 
 
 class ScoreGameResponse(BaseModel):

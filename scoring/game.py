@@ -144,10 +144,23 @@ class GameResult:
         """Players best first (total, then puddings); level players keep seat order."""
         return sorted(self.players, key=lambda p: (-p.total, -p.puddings))
 
+    def places(self) -> tuple[int, ...]:
+        """Each player's place in seat order, 1 the best: by total, then puddings (the
+        rulebook's tie-break); players level on both share a place and the next is
+        skipped (1, 1, 3)."""
+        return tuple(
+            1 + sum((o.total, o.puddings) > (p.total, p.puddings) for o in self.players)
+            for p in self.players
+        )
+
     def to_dict(self) -> dict[str, object]:
-        """design.md's game body, plus `complete`, `leaders` and `rounds_played`."""
+        """design.md's game body, plus `complete`, `leaders`, `rounds_played` and each
+        player's `place`."""
         return {
-            "players": [p.to_dict() for p in self.players],
+            "players": [
+                {**p.to_dict(), "place": place}
+                for p, place in zip(self.players, self.places(), strict=True)
+            ],
             "winners": list(self.winners),
             "leaders": list(self.leaders),
             "complete": self.complete,

@@ -426,6 +426,23 @@ function roundScores(round) {
   );
 }
 
+// Each player with their seat (from 0): in place order once the game is complete.
+function seated(st) {
+  const rows = st.players.map((p, i) => [p, i]);
+  return st.complete ? rows.sort((a, b) => a[0].place - b[0].place) : rows;
+}
+
+// The seat's dot with the place in it: "1", or "=2" where two players share second place
+// (level on points and puddings). In the dot, the place costs the table no width.
+function placeMark(place, players, colour) {
+  const shared = players.filter((p) => p.place === place).length > 1;
+  return h(
+    "span",
+    { class: "dot place", style: `background:${colour}`, title: shared ? `Shared place ${place}` : `Place ${place}` },
+    `${shared ? "=" : ""}${place}`,
+  );
+}
+
 function standingsPanel() {
   const game = app.game;
   const st = app.standings;
@@ -486,7 +503,9 @@ function standingsPanel() {
     h(
       "tbody",
       {},
-      st.players.map((p, i) => {
+      // The final results stand in place order (the scoring engine's places: points, then
+      // puddings); until then, seat order. A row keeps its seat's colour and test id.
+      seated(st).map(([p, i]) => {
         const cells = [];
         for (let r = 0; r < game.rounds; r += 1) {
           cells.push(h("td", { "data-col": `r${r + 1}` }, r < p.rounds.length ? p.rounds[r] : "–"));
@@ -496,11 +515,17 @@ function standingsPanel() {
           : `(${p.puddings})`;
         return h(
           "tr",
-          { class: st.winners.includes(p.name) ? "win" : "", "data-testid": `standing-${i + 1}` },
+          {
+            class: st.winners.includes(p.name) ? "win" : "",
+            "data-testid": `standing-${i + 1}`,
+            "data-place": st.complete ? p.place : null,
+          },
           h(
             "th",
             { scope: "row", title: p.name },
-            h("span", { class: "dot", style: `background:${SEAT_COLOURS[i % SEAT_COLOURS.length]}` }),
+            st.complete
+              ? placeMark(p.place, st.players, SEAT_COLOURS[i % SEAT_COLOURS.length])
+              : h("span", { class: "dot", style: `background:${SEAT_COLOURS[i % SEAT_COLOURS.length]}` }),
             h("span", { class: "name" }, p.name),
           ),
           cells,

@@ -42,7 +42,11 @@ def test_score_game_matches_the_engine(client: TestClient) -> None:
     assert data["players"] == result["players"]
     assert data["winners"] == result["winners"] and data["winners"]
     assert data["complete"] is True
-    assert set(data["players"][0]) == {"name", "rounds", "dessert", "total", "puddings"}
+    # design.md's keys, and each player's place (1 the winner).
+    keys = {"name", "rounds", "dessert", "total", "puddings", "place"}
+    assert set(data["players"][0]) == keys
+    winner = next(p for p in data["players"] if p["name"] == data["winners"][0])
+    assert winner["place"] == 1
 
 
 def test_score_game_partial_has_no_winners_yet(client: TestClient) -> None:

@@ -108,9 +108,16 @@ def test_complete_game_applies_dessert_and_names_winners() -> None:
 def test_game_to_dict_is_the_http_body() -> None:
     body = score_game(NAMES, ROUNDS).to_dict()
     assert body["players"] == [
-        {"name": "Ana", "rounds": [5, 10, 6], "dessert": -3, "total": 18, "puddings": 1},
-        {"name": "Ben", "rounds": [6, 3, 0], "dessert": 6, "total": 15, "puddings": 3},
-        {"name": "Cy", "rounds": [10, 1, 6], "dessert": -3, "total": 14, "puddings": 1},
+        {
+            "name": "Ana",
+            "rounds": [5, 10, 6],
+            "dessert": -3,
+            "total": 18,
+            "puddings": 1,
+            "place": 1,
+        },
+        {"name": "Ben", "rounds": [6, 3, 0], "dessert": 6, "total": 15, "puddings": 3, "place": 2},
+        {"name": "Cy", "rounds": [10, 1, 6], "dessert": -3, "total": 14, "puddings": 1, "place": 3},
     ]
     assert body["winners"] == ["Ana"]
     assert body["complete"] is True
@@ -140,6 +147,27 @@ def test_game_standings_sort_best_first() -> None:
     assert result.player("Ben").puddings == 3
     with pytest.raises(KeyError):
         result.player("Dee")
+
+
+def test_places_break_a_tie_on_points_by_puddings_and_share_a_full_tie() -> None:
+    # Ana and Ben level on 6 points, Ben with a pudding more; Cy and Dee level on both.
+    result = score_game(
+        ["Ana", "Ben", "Cy", "Dee"],
+        [[Tally(sashimi=3), Tally(dumpling=3, pudding=1), Tally(egg=1), Tally(egg=1)]],
+        rules=GameRules(4),
+    )
+    assert [p.total for p in result.players] == [10, 6, 1, 1]
+    assert result.places() == (1, 2, 3, 3)
+    level = score_game(
+        ["Ana", "Ben", "Cy"],
+        [[Tally(dumpling=3, pudding=1), Tally(sashimi=3, pudding=0), Tally(tempura=2, pudding=1)]],
+        rules=GameRules(3),
+    )
+    assert [(p.total, p.puddings) for p in level.players] == [(6, 1), (10, 0), (5, 1)]
+    assert level.places() == (2, 1, 3)
+    tied = score_game(["Ana", "Ben", "Cy"], [[Tally(egg=1), Tally(egg=1), Tally(squid=1)]])
+    assert tied.places() == (2, 2, 1)
+    assert [p["place"] for p in tied.to_dict()["players"]] == [2, 2, 1]  # type: ignore[index]
 
 
 def test_four_round_variant_is_complete_after_four_rounds() -> None:

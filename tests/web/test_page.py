@@ -82,7 +82,9 @@ FREE_AREA = """() => {
 
 READ_STANDINGS = """() => [...document.querySelectorAll('[data-testid^="standing-"]')]
   .map((tr) => ({
-  name: tr.querySelector("th").textContent.trim(),
+  name: tr.querySelector("th .name").textContent.trim(),
+  place: tr.dataset.place ?? null,
+  mark: tr.querySelector("th .place")?.textContent ?? null,
   rounds: [...tr.querySelectorAll('td[data-col^="r"]')].map((td) => td.textContent.trim()),
   dessert: tr.querySelector('[data-col="dessert"]').textContent.trim(),
   total: tr.querySelector('[data-col="total"]').textContent.trim(),
@@ -219,8 +221,19 @@ def check_standings(page: Any, tallies: list[list[dict[str, int]]]) -> None:
     )
     idle(page)
     shown = page.evaluate(READ_STANDINGS)
-    assert [row["name"] for row in shown] == NAMES
-    for row, player in zip(shown, expected.players, strict=True):
+    players = list(expected.players)
+    if expected.complete:
+        # The final results stand in place order, each with its place ("=2" shared).
+        places = dict(zip(NAMES, expected.places(), strict=True))
+        players.sort(key=lambda player: places[player.name])
+        for row in shown:
+            place = places[row["name"]]
+            shared = list(places.values()).count(place) > 1
+            assert (row["place"], row["mark"]) == (str(place), f"{'=' if shared else ''}{place}")
+    else:
+        assert all(row["place"] is None and row["mark"] is None for row in shown)
+    assert [row["name"] for row in shown] == [player.name for player in players]
+    for row, player in zip(shown, players, strict=True):
         played = [str(points) for points in player.rounds]
         assert row["rounds"][: len(played)] == played, (row, player)
         assert row["total"] == str(player.total), (row, player)
