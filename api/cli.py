@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -47,8 +48,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, OSError) as error:
         # Domain errors (bad tally, unreadable photo, missing file) subclass these: the
         # user gets one line naming the problem, not a traceback.
-        print(f"sushigo {args.command}: error: {error}", file=sys.stderr)
+        print(f"sushigo {args.command}: error: {in_words(error)}", file=sys.stderr)
         return 2
+
+
+def in_words(error: Exception) -> str:
+    """The error's line: the system's own errors ("[Errno 13] Permission denied: 'x'") as
+    the path and what the system said ("x: permission denied"); others as they read."""
+    if not isinstance(error, OSError) or not error.strerror or not str(error).startswith("[Errno"):
+        return str(error)
+    said = error.strerror[:1].lower() + error.strerror[1:]
+    if error.filename is None:
+        return said
+    where = os.fsdecode(error.filename)
+    if error.filename2 is not None:
+        where += f" -> {os.fsdecode(error.filename2)}"
+    return f"{where}: {said}"
 
 
 if __name__ == "__main__":

@@ -53,8 +53,18 @@ _FACE_NAME = re.compile(r"^(\d+)\.png$")
 _MIN_STEP = 4.0
 
 
+# Another card-like outline at least this share of the largest's area, overlapping it by
+# under _SAME_CARD of the smaller one's area, is another card: a photo of a collection.
+_ANOTHER_CARD = 0.5
+_SAME_CARD = 0.2
+
+
 class CardNotFound(ValueError):
     """No card-like quadrilateral in the photo."""
+
+
+class SeveralCards(CardNotFound):
+    """More than one card in the photo: which one to import is not the tool's guess."""
 
 
 def read_photo(path: Path) -> np.ndarray:
@@ -90,9 +100,11 @@ def find_card(image: np.ndarray) -> np.ndarray:
     small_lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
     best: np.ndarray | None = None
     best_area = 0.0
+    outlines: list[np.ndarray] = []
     for mask in _views(small):
         for quad, outline in _card_like_quads(mask):
             fitted = _fit_sides(quad, outline)
+            outlines.append(fitted)
             for candidate in [fitted, *_grown(small_lab, fitted)]:
                 area = cv2.contourArea(candidate.astype(np.float32))
                 if area > best_area:
@@ -101,6 +113,12 @@ def find_card(image: np.ndarray) -> np.ndarray:
         raise CardNotFound(
             "no card found: expected one whole card, all four corners in view, lying on a "
             "table of a different colour or brightness"
+        )
+    cards = _separate_cards([best, *outlines], least=_ANOTHER_CARD * best_area)
+    if len(cards) > 1:
+        # The largest of a collection's cards is no card the player chose.
+        raise SeveralCards(
+            f"found {len(cards)} cards: photograph one card at a time, alone on the table"
         )
     quad = _order((best + 0.5) / f - 0.5)
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
@@ -144,7 +162,7 @@ def import_scan(photo: Path, kind: str, out: Path) -> Path:
     try:
         quad = find_card(image)
     except CardNotFound as error:
-        raise CardNotFound(f"{photo}: {error}") from None
+        raise type(error)(f"{photo}: {error}") from None
     face = warp_card(image, quad)
     folder = out / kind
     folder.mkdir(parents=True, exist_ok=True)
@@ -211,6 +229,29 @@ def _views(image: np.ndarray) -> list[np.ndarray]:
         for v in views
     ]
     return [*regions, cv2.morphologyEx(edges, cv2.MORPH_CLOSE, kernel)]
+
+
+def _separate_cards(quads: list[np.ndarray], *, least: float) -> list[np.ndarray]:
+    """The quadrilaterals of at least `least` area that are separate cards, the first
+    first: each overlaps every one kept before it by under _SAME_CARD of the smaller's area
+    (the views outline one card many times, and a part of it inside the whole)."""
+    kept: list[np.ndarray] = []
+    for quad in quads:
+        shape = quad.astype(np.float32)
+        area = cv2.contourArea(shape)
+        if area < least:
+            continue
+        if all(
+            _shared_area(shape, other) < _SAME_CARD * min(area, cv2.contourArea(other))
+            for other in kept
+        ):
+            kept.append(shape)
+    return kept
+
+
+def _shared_area(a: np.ndarray, b: np.ndarray) -> float:
+    area, _ = cv2.intersectConvexConvex(a, b)
+    return float(area)
 
 
 def _above(values: np.ndarray, level: float) -> np.ndarray:

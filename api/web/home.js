@@ -66,19 +66,32 @@ export function renderHome(missing = null) {
     return row;
   };
   const hand = h("p", { class: "hint" });
-  const error = h("p", { class: "error", role: "alert", hidden: true });
+  const error = h("p", { class: "error", role: "alert", hidden: true, "data-testid": "start-error" });
+
+  // The fields to mend are marked and the first one focused, beside the words saying why.
+  const refuse = (fields, text) => {
+    for (const field of fields) field.setAttribute("aria-invalid", "true");
+    error.textContent = text;
+    error.hidden = false;
+    fields[0].focus();
+  };
+  names.addEventListener("input", (event) => event.target.removeAttribute("aria-invalid"));
 
   const start = async (event) => {
     event.preventDefault();
-    const players = [...names.querySelectorAll("input")].map((i) => i.value.trim());
-    if (players.some((p) => !p)) {
-      error.textContent = "Give every player a name (or remove the empty row).";
-      error.hidden = false;
+    const inputs = [...names.querySelectorAll("input")];
+    const players = inputs.map((i) => i.value.trim());
+    for (const input of inputs) input.removeAttribute("aria-invalid");
+    const blank = inputs.filter((i) => !i.value.trim());
+    if (blank.length) {
+      refuse(blank, "Give every player a name (or remove the empty row).");
       return;
     }
-    if (new Set(players.map((p) => p.toLowerCase())).size !== players.length) {
-      error.textContent = "Two players have the same name: make them different.";
-      error.hidden = false;
+    // As the server compares names (scoring.names.name_key): "Ana" and "ANA" are one.
+    const key = (input) => input.value.trim().normalize("NFC").toLowerCase();
+    const twice = inputs.filter((i) => inputs.some((o) => o !== i && key(o) === key(i)));
+    if (twice.length) {
+      refuse(twice, `Two players are called ${twice[0].value.trim()}: make the names different.`);
       return;
     }
     const button = event.target.querySelector("button[type=submit]");

@@ -5,7 +5,7 @@ import { Api, ApiError } from "./api.js";
 import { h, root, show } from "./dom.js";
 import { memory } from "./memory.js";
 import { app, readRoute, selectedRound, takeTokenFromLink } from "./state.js";
-import { closeSheet, sheet, toast } from "./sheet.js";
+import { backClosesSheet, closeSheet, sheet, toast } from "./sheet.js";
 import { renderHome } from "./home.js";
 import { render } from "./game.js";
 
@@ -132,6 +132,7 @@ export function startPolling() {
   // An edit link opened where its game's view link is shown changes only the fragment:
   // its token is taken then too.
   window.addEventListener("popstate", () => {
+    if (backClosesSheet()) return;
     takeTokenFromLink();
     closeSheet();
     load();

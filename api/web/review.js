@@ -240,7 +240,6 @@ function photoSvg(c, editable) {
     new ResizeObserver(() => layoutTags(svg)).observe(svg);
   }
   svg.classList.toggle("drawing-mode", Boolean(editable && app.drawMode));
-  const unit = Math.max(width, height) / 100; // a hundredth of the photo's long side
   const group = svg.querySelector("g.boxes");
   const { partOf } = findStacks(c.detections);
   // What a tap can mean: each box, a stack with its wasabi strip as one.
@@ -293,7 +292,6 @@ function photoSvg(c, editable) {
           height: y2 - y1,
           class: "frame",
           stroke: colour,
-          "stroke-width": Math.max(unit * 0.45, 2),
         }),
       );
       if (!strip) {
@@ -554,7 +552,28 @@ function openBoxSheet(box, stack = null) {
           askedOf(box, stack).map((text) => h("li", { class: "warning" }, inWords(text))),
         )
       : null,
-    h("p", { class: "hint" }, said, counted, " Tap what it really is:"),
+    h("p", { class: "hint" }, said, counted, stack ? "" : " Tap what it really is:"),
+    // A stack's likeliest mend comes first, above the fold of a sheet kept under the
+    // box: below the twelve cards it had to be scrolled to.
+    stack
+      ? h(
+          "div",
+          { class: "actions stack-actions" },
+          h(
+            "button",
+            {
+              class: "button",
+              "data-testid": "delete-strip",
+              onclick: () => {
+                closeSheet();
+                correct(unstacking(stack));
+              },
+            },
+            "No wasabi under it",
+          ),
+        )
+      : null,
+    stack ? h("p", { class: "hint" }, "Or tap what it really is:") : null,
     labelGrid(label, (chosen) => {
       closeSheet();
       if (chosen === label && !vouches) return;
@@ -577,20 +596,6 @@ function openBoxSheet(box, stack = null) {
         },
         stack ? "Delete this stack's box" : "Delete this box",
       ),
-      stack
-        ? h(
-            "button",
-            {
-              class: "button",
-              "data-testid": "delete-strip",
-              onclick: () => {
-                closeSheet();
-                correct(unstacking(stack));
-              },
-            },
-            "No wasabi under it",
-          )
-        : null,
       h("button", { class: "button", onclick: () => closeSheet() }, "Cancel"),
     ),
     { room },

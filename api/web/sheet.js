@@ -17,12 +17,75 @@ export function openSheet(...children) {
   sheet.dataset.closable = options.closable === false ? "no" : "yes";
   sheet.classList.toggle("over-photo", Boolean(options.room));
   sheet.style.maxHeight = options.room ? `${Math.floor(options.room)}px` : "";
-  if (!sheet.open) sheet.showModal();
+  if (!sheet.open) {
+    sheet.showModal();
+    // A phone's Back closes a sheet the player may close, as it does any dialog there,
+    // rather than leave the screen under it: the sheet stands on a history entry of its
+    // own, pushed once the last sheet's entry is gone (a push during that step back had
+    // the step land on the new sheet's entry and close it).
+    if (options.closable !== false) {
+      if (app.leavingSheet) app.leavingSheet.then(standOnEntry);
+      else standOnEntry();
+    }
+  }
+}
+
+let sheetsOpened = 0;
+let scrollMode = "auto"; // the screen's entry's, while a sheet's entry stands on it
+
+function standOnEntry() {
+  if (!sheet.open || app.sheetEntry || sheet.dataset.closable === "no") return;
+  sheetsOpened += 1;
+  app.sheetEntry = sheetsOpened;
+  // Each entry keeps its own mode: stepping back onto the screen's entry must leave the
+  // page where it is, not scroll it to where it stood when the sheet opened (the close
+  // puts it back itself, app.scrolledFor).
+  scrollMode = history.scrollRestoration;
+  history.scrollRestoration = "manual";
+  history.pushState({ sheet: sheetsOpened }, "", location.href);
+}
+
+// Back on the screen's own entry, its scroll restored as before the sheet.
+function offSheetEntry() {
+  history.scrollRestoration = scrollMode;
 }
 
 export function closeSheet() {
+  leaveSheetEntry();
   if (sheet.open) sheet.close();
   sheet.replaceChildren();
+}
+
+// A sheet closed by a tap takes its history entry with it, so that Back then leaves the
+// screen; a navigation waits for that (state.go awaits app.leavingSheet).
+function leaveSheetEntry() {
+  if (!app.sheetEntry) return;
+  app.sheetEntry = null;
+  app.leavingSheet = new Promise((resolve) => {
+    const done = () => {
+      window.removeEventListener("popstate", done);
+      clearTimeout(waiting);
+      offSheetEntry();
+      app.leavingSheet = null;
+      resolve();
+    };
+    window.addEventListener("popstate", done);
+    const waiting = setTimeout(done, 3000); // a browser that declines it holds nothing up
+  });
+  history.back();
+}
+
+// Whether a history step was the sheet's (the popstate handler then does nothing more):
+// Back off an open sheet's entry closes the sheet alone; the page's own step back off a
+// closed sheet's entry, and a step forward onto an open sheet's entry, change nothing.
+export function backClosesSheet() {
+  if (app.leavingSheet) return true;
+  if (!app.sheetEntry) return false;
+  if (history.state?.sheet === app.sheetEntry) return true;
+  app.sheetEntry = null;
+  offSheetEntry();
+  closeSheet();
+  return true;
 }
 
 export function setUpSheet() {
@@ -33,6 +96,7 @@ export function setUpSheet() {
     if (event.target === sheet && sheet.dataset.closable !== "no") closeSheet();
   });
   sheet.addEventListener("close", () => {
+    leaveSheetEntry(); // closed by Escape, which closes a dialog without closeSheet
     // The event comes after the dialog closed: a sheet opened since keeps its marks.
     if (!sheet.open) {
       app.chosen = new Set();

@@ -40,6 +40,8 @@ export const app = {
   photoCache: { id: null, svg: null },
   chosen: new Set(), // the boxes whose sheet is open: marked on the photo
   scrolledFor: null, // {y, href}: where the page was before a sheet scrolled its box up
+  sheetEntry: null, // the number of the history entry an open sheet stands on (sheet.js)
+  leavingSheet: null, // a promise: the page's step back off that entry, under way
   renderedData: "",
   generation: 0, // moves on with every write and load: a poll older than it is stale
 };
@@ -70,6 +72,9 @@ export function routeUrl(route) {
 // Another screen opens at its top: a page scrolled to "Go to round 2" had opened the next
 // review halfway down its photo, the hand check and the warnings above the screen.
 export async function go(route, { replace = false } = {}) {
+  // A sheet just closed is still stepping back off its history entry: the new screen's
+  // entry goes after that, or Back would lead to the sheet's screen twice.
+  await app.leavingSheet;
   history[replace ? "replaceState" : "pushState"]({}, "", routeUrl(route));
   app.drawMode = false;
   app.confirmReopen = false;

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from api.cli import main
+from api.cli import in_words, main
 from datasets.faces import render_face
 from datasets.yolo_format import read_split
 from tests.datasets.test_scans import photo_of_card, read_png
@@ -75,6 +76,34 @@ def test_user_errors_are_one_line(
     err = capsys.readouterr().err
     assert message in err
     assert err.startswith(f"sushigo {argv[0]}: error: ") and err.count("\n") == 1
+
+
+def test_the_systems_errors_name_the_path_in_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A folder that cannot be made is said as its path and the system's words, not as
+    "[Errno 20] Not a directory: '...'"."""
+    face = render_face("squid", np.random.default_rng(2))
+    photo = tmp_path / "squid.png"
+    cv2.imwrite(str(photo), photo_of_card(face, table="wood", turn_deg=-5, seed=4)[0])
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    argv = ["faces", "import", str(photo), "--as", "squid", "--out", str(blocked / "faces")]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err == f"sushigo faces: error: {blocked / 'faces' / 'squid'}: not a directory\n"
+
+
+def test_an_oserror_in_words() -> None:
+    assert in_words(PermissionError(errno.EACCES, "Permission denied", "/x/y.jpg")) == (
+        "/x/y.jpg: permission denied"
+    )
+    assert in_words(OSError(errno.ENOSPC, "No space left on device")) == "no space left on device"
+    moved = OSError(errno.EXDEV, "Invalid cross-device link", "/a", None, "/b")
+    assert in_words(moved) == "/a -> /b: invalid cross-device link"
+    # The project's own wording is left as it is.
+    assert in_words(FileNotFoundError("no such photo: p.jpg")) == "no such photo: p.jpg"
+    assert in_words(ValueError("bad")) == "bad"
 
 
 def test_usage_errors_come_from_argparse(capsys: pytest.CaptureFixture[str]) -> None:

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from datasets.faces import FACE_HEIGHT, FACE_WIDTH, render_face
-from datasets.scans import CardNotFound, find_card, import_scan, next_face_number
+from datasets.scans import CardNotFound, SeveralCards, find_card, import_scan, next_face_number
 from datasets.table import surface
 
 # Mean absolute difference per channel (0-255) between the imported face and the printed
@@ -30,18 +30,26 @@ def photo_of_card(
     turn_deg: float,
     seed: int,
     size: tuple[int, int] = (1400, 1050),
+    centre: tuple[float, float] = (0.5, 0.5),
+    tall: float = 0.62,
+    on: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """A photo (BGR) of `face` lying on a `table` surface, seen at an angle; and the card's
-    true corners in it (TL, TR, BR, BL of the card itself)."""
+    """A photo (BGR) of `face` lying on a `table` surface (or on the photo `on`), seen at an
+    angle, `tall` of the photo's height, about `centre` (shares of its width and height);
+    and the card's true corners in it (TL, TR, BR, BL of the card itself)."""
     rng = np.random.default_rng(seed)
     width, height = size
-    photo = surface(rng, height, width, table).astype(np.float64)
-    card_h = 0.62 * height
+    photo = (
+        surface(rng, height, width, table).astype(np.float64)
+        if on is None
+        else on.astype(np.float64)
+    )
+    card_h = tall * height
     card_w = card_h * FACE_WIDTH / FACE_HEIGHT
     corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float) * [card_w / 2, card_h / 2]
     a = math.radians(turn_deg)
     corners = corners @ np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]]).T
-    corners += [width / 2 + 40, height / 2 - 20]
+    corners += [width * centre[0] + 40, height * centre[1] - 20]
     # Perspective: the far (upper) part of the photo is smaller, as from a phone held at ~30°.
     y = corners[:, 1] / height
     corners[:, 0] = width / 2 + (corners[:, 0] - width / 2) * (0.82 + 0.3 * y)
@@ -134,6 +142,34 @@ def test_a_bare_table_has_no_card(table: str) -> None:
     photo = surface(np.random.default_rng(2), 600, 800, table)
     with pytest.raises(CardNotFound, match="no card found"):
         find_card(photo)
+
+
+@pytest.mark.parametrize("cards", [2, 3])
+def test_a_photo_of_several_cards_is_refused(tmp_path: Path, cards: int) -> None:
+    """A collection's photo: the largest card in it is no card the player chose, so the
+    import names how many it found and saves nothing (it had saved the largest)."""
+    rng = np.random.default_rng(5)
+    photo = None
+    kinds = ["tempura", "squid", "dumpling"][:cards]
+    for index, kind in enumerate(kinds):
+        photo, _ = photo_of_card(
+            render_face(kind, rng),
+            table="wood",
+            turn_deg=4.0 * index - 3,
+            seed=5,
+            centre=((index + 0.5) / cards - 0.03, 0.5),
+            tall=0.5,
+            on=photo,
+        )
+    path = _jpeg(tmp_path / "collection.jpg", photo)
+    with pytest.raises(
+        SeveralCards, match=rf"collection\.jpg: found {cards} cards: photograph one"
+    ):
+        import_scan(path, "tempura", tmp_path / "faces")
+    assert not (tmp_path / "faces").exists()
+    # One of those cards alone, as large in the frame, is imported.
+    alone, _ = photo_of_card(render_face("squid", rng), table="wood", turn_deg=1, seed=5, tall=0.5)
+    assert import_scan(_jpeg(tmp_path / "one.jpg", alone), "squid", tmp_path / "faces").is_file()
 
 
 def test_import_errors_say_what_is_wrong(tmp_path: Path) -> None:
