@@ -53,7 +53,17 @@ function overlaps(a, b) {
 export function layoutTags(svg) {
   const px = unitsPerPixel(svg);
   if (!px) return;
-  const view = svg.viewBox.baseVal;
+  // The photo in view: the view, less any dark band beside an upright photo (zoom.js).
+  const shown = svg.viewBox.baseVal;
+  const photo = svg.photoSize ?? shown;
+  const x0 = Math.max(shown.x, 0);
+  const y0 = Math.max(shown.y, 0);
+  const view = {
+    x: x0,
+    y: y0,
+    width: Math.min(shown.x + shown.width, photo.width) - x0,
+    height: Math.min(shown.y + shown.height, photo.height) - y0,
+  };
   const font = FONT * px;
   const pad = 3 * px;
   const height = font * 1.35;

@@ -4,7 +4,7 @@
 import { BY_KEY, CATEGORIES, boxName, handCount, inWords } from "./cards.js";
 import { findStacks, nigiriOf, unstacking } from "./stacks.js";
 import { layoutTags, thingsAt, unitsPerPixel } from "./boxes.js";
-import { collectionRegion, makeZoomable } from "./zoom.js";
+import { collectionRegion, frameAspect, makeZoomable } from "./zoom.js";
 import { h, plural, s } from "./dom.js";
 import { app, canEdit, go } from "./state.js";
 import {
@@ -207,7 +207,7 @@ function photoSvg(c, editable) {
     svg = s("svg", {
       viewBox: `0 0 ${width} ${height}`,
       class: "photo-svg",
-      style: `aspect-ratio: ${width} / ${height}`,
+      style: `aspect-ratio: ${frameAspect(width, height)}`,
       "data-testid": "photo",
       role: "group",
       "aria-label": "The photo with the cards found",

@@ -11,30 +11,48 @@ const DOUBLE_TAP_MS = 320;
 const DOUBLE_TAP_PX = 30;
 const MOVED_PX = 8; // a finger that moved more than this panned: its tap is no tap
 
+// The shape (width / height) of the photo's frame on the page: a landscape photo's own;
+// an upright one's square. A phone's upright photo in a frame of its shape reached under
+// the Confirm bar on the first screen, its cards (often low in it) hidden there; its
+// whole photo now shows with dark bands at the sides.
+export function frameAspect(width, height) {
+  return Math.max(width / height, 1);
+}
+
+// The photo (width x height px) as its frame (of `aspect`) sees it: `whole`, the view of
+// all of it (wider or taller than the photo where their shapes differ), and clamp(view),
+// any view kept between that and the closest (MAX_ZOOM), its centre kept, then moved
+// inside the photo (centred on it where wider or taller).
+function framing(width, height, aspect) {
+  const w = Math.max(width, height * aspect);
+  const h = w / aspect;
+  const whole = { x: (width - w) / 2, y: (height - h) / 2, w, h };
+  const clamp = (view) => {
+    let { w, h } = view;
+    const grow = Math.max(1, Math.max(width, height) / MAX_ZOOM / Math.max(w, h));
+    w *= grow;
+    h *= grow;
+    const shrink = Math.min(1, whole.w / w, whole.h / h);
+    w *= shrink;
+    h *= shrink;
+    const along = (start, size, span) =>
+      size >= span ? (span - size) / 2 : Math.min(Math.max(start, 0), span - size);
+    const x = along(view.x + (view.w - w) / 2, w, width);
+    const y = along(view.y + (view.h - h) / 2, h, height);
+    return { x, y, w, h };
+  };
+  return { whole, clamp };
+}
+
 // The view (x, y, w, h in photo px) of `region` [x1, y1, x2, y2] with a margin, at the
-// photo's own aspect (the photo's frame keeps its shape), inside the photo.
-function fit(region, width, height) {
+// frame's `aspect`, kept by `clamp`.
+function fit(region, aspect, clamp) {
   const [x1, y1, x2, y2] = region;
   let w = (x2 - x1) * (1 + 2 * MARGIN);
   let h = (y2 - y1) * (1 + 2 * MARGIN);
-  if (w / h < width / height) w = (h * width) / height;
-  else h = (w * height) / width;
-  return clamp({ x: (x1 + x2) / 2 - w / 2, y: (y1 + y2) / 2 - h / 2, w, h }, width, height);
-}
-
-// `view` at most the whole photo and at least its closest, its centre kept, then moved
-// inside the photo.
-function clamp(view, width, height) {
-  let { w, h } = view;
-  const grow = Math.max(1, Math.max(width, height) / MAX_ZOOM / Math.max(w, h));
-  w *= grow;
-  h *= grow;
-  const shrink = Math.min(1, width / w, height / h);
-  w *= shrink;
-  h *= shrink;
-  const x = Math.min(Math.max(view.x + (view.w - w) / 2, 0), width - w);
-  const y = Math.min(Math.max(view.y + (view.h - h) / 2, 0), height - h);
-  return { x, y, w, h };
+  if (w / h < aspect) w = h * aspect;
+  else h = w / aspect;
+  return clamp({ x: (x1 + x2) / 2 - w / 2, y: (y1 + y2) / 2 - h / 2, w, h });
 }
 
 // The collection's region: every box's union (null when there is none).
@@ -54,16 +72,17 @@ export function collectionRegion(boxes) {
 // `asked()` gives the region of the cards a warning asks about (or null), which + goes
 // toward first. Returns the controls: zoomBy(factor), whole(), collection(), zoomed().
 export function makeZoomable(svg, { width, height, opening, changed, canPan, asked = () => null }) {
-  const whole = { x: 0, y: 0, w: width, h: height };
-  const start = opening ? fit(opening, width, height) : whole;
+  const aspect = frameAspect(width, height);
+  const { whole, clamp } = framing(width, height, aspect);
+  const start = opening ? fit(opening, aspect, clamp) : whole;
   let view = start;
   const set = (next) => {
-    view = clamp(next, width, height);
+    view = clamp(next);
     svg.setAttribute("viewBox", `${view.x} ${view.y} ${view.w} ${view.h}`);
     svg.classList.toggle("zoomed", zoomed());
     changed();
   };
-  const zoomed = () => view.w < width - 0.5 || view.h < height - 0.5;
+  const zoomed = () => view.w < whole.w - 0.5;
   // Photo px per CSS px, and a screen point in photo px.
   const scale = () => view.w / (svg.getBoundingClientRect().width || 1);
   const toPhoto = (clientX, clientY) => {
@@ -159,7 +178,7 @@ export function makeZoomable(svg, { width, height, opening, changed, canPan, ask
     const near = lastTap && Math.hypot(event.clientX - lastTap.x, event.clientY - lastTap.y) < DOUBLE_TAP_PX;
     if (near && now - lastTap.at < DOUBLE_TAP_MS) {
       lastTap = null;
-      if (Math.max(view.w / width, view.h / height) <= 1 / MAX_ZOOM + 1e-6) set(start);
+      if (Math.max(view.w, view.h) <= Math.max(width, height) / MAX_ZOOM + 1e-6) set(start);
       else zoomAt(2, event.clientX, event.clientY);
       return true;
     }

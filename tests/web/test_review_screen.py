@@ -1101,6 +1101,46 @@ def test_an_upright_photos_zoom_buttons_are_on_the_first_screen(server: Server, 
         assert page.evaluate(CENTRE_HITS, testid), testid
 
 
+def test_an_upright_photo_opens_with_its_cards_above_the_confirm_bar(
+    server: Server, phone: Any
+) -> None:
+    """A phone's upright photo, its cards low in it: the photo's frame is square, not the
+    photo's shape, so that the frame and every card in it lie above the Confirm bar on the
+    first screen (in a frame of the photo's shape the cards lay under the bar). The whole
+    photo shows all of it, with dark bands at its sides, and no tag in a band."""
+    page = phone
+    row = [
+        {"label": label, "confidence": 0.9, "box": [30 + 90 * i, 800, 110 + 90 * i, 948]}
+        for i, label in enumerate(["tempura", "tempura", "sashimi", "egg", "squid", "maki_1"])
+    ]
+    open_review(server, page, row, (750, 1000))
+    page.evaluate("() => window.scrollTo(0, 0)")
+    frame = page.get_by_test_id("photo").bounding_box()
+    bar = page.locator(".confirm-bar").bounding_box()
+    assert frame["width"] == pytest.approx(frame["height"], abs=1), frame
+    assert frame["y"] + frame["height"] <= bar["y"], (frame, bar)
+    cards = page.locator("g.box rect.frame").evaluate_all(
+        "(rs) => rs.map((r) => { const b = r.getBoundingClientRect(); return [b.top, b.bottom]; })"
+    )
+    assert len(cards) == len(row)
+    assert all(top >= frame["y"] and bottom <= bar["y"] for top, bottom in cards), (cards, bar)
+    page.get_by_test_id("zoom-whole").tap()
+    x, y, w, h = page.evaluate(VIEW)
+    assert x <= 0 and y <= 0 and x + w >= 750 and y + h >= 1000, (x, y, w, h)
+    assert w == pytest.approx(h) and y == pytest.approx(0), (x, y, w, h)  # bands at the sides
+    tags = page.locator("g.tag:not([style*='none']) rect").evaluate_all(
+        "(rs) => rs.map((r) => [r.x.baseVal.value, r.x.baseVal.value + r.width.baseVal.value])"
+    )
+    assert tags and all(x0 >= 0 and x1 <= 750 for x0, x1 in tags), tags
+    # Zoomed in, the view is a square inside the photo; the cards' view comes back to them.
+    page.get_by_test_id("zoom-in").tap()
+    x, y, w, h = page.evaluate(VIEW)
+    assert x >= 0 and x + w <= 750 + 0.5 and w == pytest.approx(h), (x, y, w, h)
+    page.get_by_test_id("zoom-cards").tap()
+    x, y, w, h = page.evaluate(VIEW)
+    assert x <= 30 and x + w >= 560 and y <= 800 and y + h >= 948, (x, y, w, h)
+
+
 def test_zooming_in_from_the_whole_photo_goes_toward_the_cards(server: Server, phone: Any) -> None:
     page = phone
     corner = [
