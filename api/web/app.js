@@ -16,6 +16,18 @@ import { app, takeTokenFromLink } from "./state.js";
 
 startPolling();
 setUpSheet();
+// The control a finger or a key last touched, kept where it is when its screen is built
+// anew (game.render); a touch on the sheet is none of the screen's.
+for (const type of ["pointerdown", "keydown"]) {
+  document.addEventListener(
+    type,
+    (event) => {
+      const target = event.target instanceof Element ? event.target : null;
+      app.touched = target?.closest("#app [data-testid]")?.dataset.testid ?? null;
+    },
+    true,
+  );
+}
 
 // For tests and the curious: whether the page has nothing in flight.
 window.sushigo = {

@@ -49,7 +49,7 @@ function overlaps(a, b) {
 // at the first spot by its box where it overlaps no tag placed before and lies inside the
 // photo in view: inside its top-right corner, top-left, bottom-left, just above, just
 // below, beside it right or left; with a shorter name where the long one fits nowhere;
-// hidden where none fits (the list still names it).
+// hidden where none fits or its box is out of view (the list still names it).
 export function layoutTags(svg) {
   const px = unitsPerPixel(svg);
   if (!px) return;
@@ -74,13 +74,16 @@ export function layoutTags(svg) {
   const tags = [...svg.querySelectorAll("g.tag[data-names]")]
     .map((tag) => ({ tag, xyxy: corners(tag) }))
     .sort((a, b) => a.xyxy[1] - b.xyxy[1] || a.xyxy[0] - b.xyxy[0]);
+  const inView = [view.x, view.y, view.x + view.width, view.y + view.height];
   for (const { tag, xyxy } of tags) {
     const [x1, y1, x2, y2] = xyxy;
     const rect = tag.querySelector("rect");
     const text = tag.querySelector("text");
     text.setAttribute("font-size", font);
     let spot = null;
-    for (const name of JSON.parse(tag.dataset.names)) {
+    // A box out of view has no tag: kept inside the view, its tag had lain on another card.
+    const names = overlaps(xyxy, inView) ? JSON.parse(tag.dataset.names) : [];
+    for (const name of names) {
       text.textContent = name;
       const width = text.getComputedTextLength() + 2 * pad;
       if (width > view.width || height > view.height) continue;

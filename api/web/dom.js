@@ -48,6 +48,22 @@ export function show(...parts) {
   append(root, parts);
 }
 
+// Where the control the player last touched (by its data-testid) lies on the screen, or
+// null where it is not on screen: read before a screen is built anew, so that keepPlace
+// can put the new screen's control back under the finger.
+export function heldPlace(testid) {
+  if (!testid) return null;
+  const node = root.querySelector(`[data-testid="${CSS.escape(testid)}"]`);
+  const top = node?.getBoundingClientRect().top;
+  return node && top >= 0 && top <= innerHeight ? { testid, top } : null;
+}
+
+export function keepPlace(held) {
+  if (!held) return;
+  const node = root.querySelector(`[data-testid="${CSS.escape(held.testid)}"]`);
+  if (node) window.scrollBy({ top: node.getBoundingClientRect().top - held.top, behavior: "instant" });
+}
+
 export function plural(n, one, many = `${one}s`) {
   return `${n} ${n === 1 ? one : many}`;
 }

@@ -3,7 +3,7 @@
 
 import { BREAKDOWN, CATEGORIES, HAND_SIZE, SEAT_COLOURS, handCount, inWords } from "./cards.js";
 import { totalsChart } from "./chart.js";
-import { h, listNames, plural, scrolling, show } from "./dom.js";
+import { h, heldPlace, keepPlace, listNames, plural, scrolling, show } from "./dom.js";
 import { app, canEdit, go, routeUrl, shownCode } from "./state.js";
 import { snapshot } from "./loading.js";
 import { recordRound, reopenRound } from "./writes.js";
@@ -15,7 +15,12 @@ export function render() {
   app.renderedData = snapshot();
   const game = app.game;
   document.title = `${game.title || "Sushi Go!"} · scorer`;
+  // A counter's + stays under the finger while a note appears above it: its place is
+  // read before building, which takes the photo out of the page (and had scrolled the
+  // page by the photo's height under the browser's own anchoring, style.css).
+  const held = heldPlace(app.touched);
   show(...(app.route.seat && app.collection ? reviewScreen() : gameScreen()));
+  keepPlace(held);
 }
 
 function gameHeader() {

@@ -68,6 +68,16 @@ export function renderHome(missing = null) {
   const hand = h("p", { class: "hint" });
   const error = h("p", { class: "error", role: "alert", hidden: true, "data-testid": "start-error" });
 
+  // The names as the server would refuse them: left empty, or given twice ("Ana" and
+  // "ANA" are one name, scoring.names.name_key).
+  const wrongNames = () => {
+    const inputs = [...names.querySelectorAll("input")];
+    const key = (input) => input.value.trim().normalize("NFC").toLowerCase();
+    return {
+      blank: inputs.filter((i) => !i.value.trim()),
+      twice: inputs.filter((i) => i.value.trim() && inputs.some((o) => o !== i && key(o) === key(i))),
+    };
+  };
   // The fields to mend are marked and the first one focused, beside the words saying why.
   const refuse = (fields, text) => {
     for (const field of fields) field.setAttribute("aria-invalid", "true");
@@ -75,21 +85,26 @@ export function renderHome(missing = null) {
     error.hidden = false;
     fields[0].focus();
   };
-  names.addEventListener("input", (event) => event.target.removeAttribute("aria-invalid"));
+  // A field no longer wrong loses its mark (a name given twice, both fields, once either
+  // is mended), and the words go with the last mark.
+  names.addEventListener("input", () => {
+    const { blank, twice } = wrongNames();
+    for (const field of names.querySelectorAll('[aria-invalid="true"]')) {
+      if (!blank.includes(field) && !twice.includes(field)) field.removeAttribute("aria-invalid");
+    }
+    if (!names.querySelector('[aria-invalid="true"]')) error.hidden = true;
+  });
 
   const start = async (event) => {
     event.preventDefault();
     const inputs = [...names.querySelectorAll("input")];
     const players = inputs.map((i) => i.value.trim());
     for (const input of inputs) input.removeAttribute("aria-invalid");
-    const blank = inputs.filter((i) => !i.value.trim());
+    const { blank, twice } = wrongNames();
     if (blank.length) {
       refuse(blank, "Give every player a name (or remove the empty row).");
       return;
     }
-    // As the server compares names (scoring.names.name_key): "Ana" and "ANA" are one.
-    const key = (input) => input.value.trim().normalize("NFC").toLowerCase();
-    const twice = inputs.filter((i) => inputs.some((o) => o !== i && key(o) === key(i)));
     if (twice.length) {
       refuse(twice, `Two players are called ${twice[0].value.trim()}: make the names different.`);
       return;
@@ -155,7 +170,8 @@ export function renderHome(missing = null) {
     recent.length ? playerStatsPanel(recent) : null,
     h(
       "form",
-      { class: "panel", onsubmit: start, "data-testid": "new-game" },
+      // The page's own checks say which name is wrong, not the browser's bubble.
+      { class: "panel", onsubmit: start, novalidate: true, "data-testid": "new-game" },
       h("h2", {}, "New game"),
       h("fieldset", {}, h("legend", {}, "Players, in seat order"), names, addButton, hand),
       h("label", { for: "rounds", class: "field" }, "Rounds", rounds),

@@ -534,13 +534,16 @@ function openBoxSheet(box, stack = null) {
     : box.source === "reviewer"
       ? "Added by hand."
       : `Found by the detector (${Math.round(box.confidence * 100)}% sure).`;
+  // What to tap, in one sentence: "Tap its card if it is right. Tap what it really is:"
+  // had read as two orders.
   const counted = stack
-    ? ` One box on the photo, two cards: a nigiri on a wasabi.${asked ? " Tap it if it is right." : ""}`
+    ? " One box on the photo, two cards: a nigiri on a wasabi."
     : box.counted === false
-      ? " It is not counted: too unsure, or a second box on the same card. Tap its card to count it."
+      ? " It is not counted: too unsure, or a second box on the same card. Tap its card to count it, or what it really is:"
       : asked
-        ? " Tap its card if it is right."
-        : "";
+        ? " If it is right, tap its card; if not, what it really is:"
+        : " Tap what it really is:";
+  const choose = asked ? "If the stack is right, tap it below; if not, what it really is:" : "Or tap what it really is:";
   const strip = stack?.strip;
   const room = markChosen([box, strip].filter(Boolean));
   openSheet(
@@ -552,7 +555,7 @@ function openBoxSheet(box, stack = null) {
           askedOf(box, stack).map((text) => h("li", { class: "warning" }, inWords(text))),
         )
       : null,
-    h("p", { class: "hint" }, said, counted, stack ? "" : " Tap what it really is:"),
+    h("p", { class: "hint" }, said, counted),
     // A stack's likeliest mend comes first, above the fold of a sheet kept under the
     // box: below the twelve cards it had to be scrolled to.
     stack
@@ -573,7 +576,7 @@ function openBoxSheet(box, stack = null) {
           ),
         )
       : null,
-    stack ? h("p", { class: "hint" }, "Or tap what it really is:") : null,
+    stack ? h("p", { class: "hint" }, choose) : null,
     labelGrid(label, (chosen) => {
       closeSheet();
       if (chosen === label && !vouches) return;
@@ -782,8 +785,16 @@ function confirmBar(c) {
     c.status === "confirmed"
       ? h(
           "button",
-          { class: "button primary", "data-testid": "done", onclick: () => go({ game: app.game.id, round: c.round }) },
-          "Confirmed ✓ Back to the round",
+          {
+            class: "button primary",
+            "data-testid": "done",
+            "aria-label": "Confirmed: back to the round",
+            onclick: () => go({ game: app.game.id, round: c.round }),
+          },
+          // One line ("Confirmed" is said above the photo): "Confirmed ✓ Back to the round"
+          // took two lines at 390 px and three at 320, over the photo's bottom.
+          "Done",
+          h("span", { class: "whose" }, "· back to the round"),
         )
       : h(
           "button",

@@ -40,6 +40,7 @@ export const app = {
   photoCache: { id: null, svg: null },
   chosen: new Set(), // the boxes whose sheet is open: marked on the photo
   scrolledFor: null, // {y, href}: where the page was before a sheet scrolled its box up
+  touched: null, // the data-testid of the control last touched: kept in place (game.render)
   sheetEntry: null, // the number of the history entry an open sheet stands on (sheet.js)
   leavingSheet: null, // a promise: the page's step back off that entry, under way
   renderedData: "",
@@ -75,6 +76,7 @@ export async function go(route, { replace = false } = {}) {
   // A sheet just closed is still stepping back off its history entry: the new screen's
   // entry goes after that, or Back would lead to the sheet's screen twice.
   await app.leavingSheet;
+  app.touched = null; // another screen opens at its top
   history[replace ? "replaceState" : "pushState"]({}, "", routeUrl(route));
   app.drawMode = false;
   app.confirmReopen = false;

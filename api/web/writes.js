@@ -196,7 +196,12 @@ export function recordRound(acceptProblems) {
           ? ` ${short.length} hands were not the hand size.`
           : "";
     toast(`Round ${number} is recorded.${named}`, "info");
-    await go({ game: app.game.id, round: number }, { replace: true });
+    // The game's last record opens its final results (no round named: game.gameScreen),
+    // the winner on the first screen rather than under this round's table.
+    const last =
+      app.game.round_states.length === app.game.rounds &&
+      app.game.round_states.every((r) => r.number === number || r.status === "recorded");
+    await go(last ? { game: app.game.id } : { game: app.game.id, round: number }, { replace: true });
   });
 }
 
@@ -205,7 +210,8 @@ export function reopenRound() {
   return write(async () => {
     app.round = await app.api.reopen(number, await roundVersion(number));
     app.confirmReopen = false;
-    toast(`Round ${number} is open for fixing. Record it again when it is right.`, "info");
+    // Three short lines beside the home link at 320 px (sheet.toast).
+    toast(`Round ${number} is open: fix it, then record it again.`, "info");
     await go({ game: app.game.id, round: number }, { replace: true });
   });
 }

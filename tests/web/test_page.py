@@ -318,6 +318,15 @@ def test_a_whole_game_on_a_phone(server: Server, browser: Any, photos: list[list
             page.get_by_test_id("next-round").click()
             idle(page)
 
+    # The last record opens the final results: the winner on the first screen (it had
+    # stayed on round 3's table, the results below it).
+    # (record() has since opened the round's cards, further down.)
+    assert "round=" not in page.url
+    first_screen = page.get_by_test_id("winner").evaluate(
+        "(w) => w.getBoundingClientRect().bottom + scrollY <= innerHeight"
+    )
+    assert first_screen
+
     # The finished game: pudding, totals, the winner and the chart, at phone size.
     page.goto(f"{server.url}/?game={game_id}")
     page.get_by_test_id("winner").wait_for()

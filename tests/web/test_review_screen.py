@@ -595,6 +595,16 @@ def test_confirm_asks_first_while_a_card_is_still_marked(server: Server, phone: 
     page.get_by_test_id("confirm").click()
     page.wait_for_url("**round=1")  # confirmed: back to the round
     assert question.count() == 0
+    # The confirmed review's bar keeps to one line, at 320 px too (it had taken two
+    # lines, three at 320 px, over the photo's bottom).
+    page.get_by_test_id("review-1").click()
+    done = page.get_by_test_id("done")
+    done.wait_for()
+    assert page.locator(".confirm-bar").bounding_box()["height"] < 75
+    wide = page.viewport_size["width"] >= 390
+    said = " ".join(done.inner_text().split())
+    assert said == ("Done · back to the round" if wide else "Done"), said
+    assert "Confirmed" in page.get_by_test_id("review-status").inner_text()
 
 
 def test_a_stack_the_hand_size_read_back_is_marked_and_can_be_taken_as_read(
@@ -614,7 +624,8 @@ def test_a_stack_the_hand_size_read_back_is_marked_and_can_be_taken_as_read(
     assert asking.count() == 1 and asking.get_attribute("data-label") == "egg_on_wasabi"
     asking.focus()
     page.keyboard.press("Enter")
-    assert "Tap it if it is right." in page.get_by_test_id("sheet").inner_text()
+    said = page.get_by_test_id("sheet").inner_text()
+    assert "If the stack is right, tap it below; if not, what it really is:" in said
     # The sheet says what to check of it, as the warning does.
     asked = page.get_by_test_id("box-asks").locator("li").all_inner_texts()
     assert len(asked) == 1 and "read as lying on a wasabi" in asked[0], asked
@@ -983,6 +994,21 @@ def test_tags_do_not_overlap_or_leave_the_photo(server: Server, phone: Any) -> N
     page.wait_for_timeout(100)  # the tags are laid out on the next frame
     icons = page.evaluate(ICONS_COVERED)
     assert icons["fitting"] >= 2 and icons["covered"] == [], icons
+    # A box out of view has no tag (kept inside the view, it had lain on another card).
+    out = page.evaluate(
+        """() => {
+          const [vx, vy, vw, vh] = document.querySelector('[data-testid="photo"]')
+            .getAttribute("viewBox").split(" ").map(Number);
+          return [...document.querySelectorAll("g.tag")].map((tag) => {
+            const g = document.querySelector(`g.box[data-box-id="${tag.dataset.boxId}"]`);
+            const [x1, y1, x2, y2] = JSON.parse(g.dataset.xyxy);
+            const seen = x1 < vx + vw && vx < x2 && y1 < vy + vh && vy < y2;
+            return [seen, tag.style.display !== "none"];
+          });
+        }"""
+    )
+    assert any(not seen for seen, _ in out), out  # some boxes lie out of view
+    assert all(shown == seen for seen, shown in out if not seen), out
 
 
 def test_the_box_being_changed_stays_in_view_and_marked(server: Server, phone: Any) -> None:
@@ -1099,6 +1125,26 @@ def test_an_upright_photos_zoom_buttons_are_on_the_first_screen(server: Server, 
     page.evaluate("() => window.scrollTo(0, 0)")
     for testid in ("zoom-out", "zoom-in", "zoom-cards", "zoom-whole"):
         assert page.evaluate(CENTRE_HITS, testid), testid
+
+
+def test_a_counter_stays_under_the_finger(server: Server, phone: Any) -> None:
+    """The photo scrolled out of sight, a tap on a counter's + leaves that + where it was
+    on the screen, though a note appears above it ("1 more set by hand"). The page had
+    jumped by the photo's height (the browser followed a counter while the screen was
+    built anew), and a second tap there had hit another card's +."""
+    page = phone
+    open_review(server, page, COLUMN_BOXES, COLUMN_PHOTO)
+    plus = page.get_by_test_id("plus-egg")
+    plus.evaluate("(b) => b.scrollIntoView({ block: 'center' })")
+    assert page.get_by_test_id("photo").bounding_box()["y"] < 0  # out of sight above
+    before = plus.bounding_box()
+    count = int(page.get_by_test_id("count-egg").inner_text())
+    for taps in (1, 2):
+        page.touchscreen.tap(before["x"] + 24, before["y"] + 24)
+        idle(page)
+        assert page.get_by_test_id("count-egg").inner_text() == str(count + taps)
+        after = plus.bounding_box()
+        assert abs(after["y"] - before["y"]) <= 1, (before, after)
 
 
 def test_an_upright_photo_opens_with_its_cards_above_the_confirm_bar(
@@ -1302,13 +1348,21 @@ def test_a_name_given_twice_marks_both_fields(server: Server, phone: Any) -> Non
         ".map((i) => getComputedStyle(i).borderColor)"
     )
     assert colours[0] == colours[2] != colours[1]
+    # Mending one of the two takes both marks away, and the words with them.
     page.get_by_test_id("player-name-3").fill("Cy")
-    assert page.evaluate(marked)[2] == [False, True]
-    page.get_by_test_id("player-name-2").fill("  ")
+    assert page.evaluate(marked) == [[False, False], [False, False], [False, True]]
+    assert error.is_hidden()
+    # An empty name: the page's own words (not the browser's bubble), the field in view
+    # below the top bar.
+    page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+    page.get_by_test_id("player-name-2").fill("")
     page.get_by_test_id("start-game").tap()
     page.wait_for_function("() => document.activeElement?.dataset.testid === 'player-name-2'")
-    assert "Give every player a name" in error.inner_text()
+    assert error.inner_text() == "Give every player a name (or remove the empty row)."
     assert [m[0] for m in page.evaluate(marked)] == [False, True, False]
+    field = page.get_by_test_id("player-name-2").bounding_box()
+    bar = page.locator(".topbar").bounding_box()
+    assert field["y"] >= bar["y"] + bar["height"], (field, bar)
     assert page.url.rstrip("/") == server.url.rstrip("/")
 
 
@@ -1534,6 +1588,27 @@ def test_the_home_page_sums_up_players_who_played_more_than_one_listed_game(
         "(el) => scrollBy(0, el.getBoundingClientRect().top - 64)"  # below the top bar
     )
     shot(page, "games.png")
+
+
+def test_a_shared_place_fits_its_mark(server: Server, phone: Any) -> None:
+    """Three players level on points and puddings share first place: each mark reads
+    "=1" inside its pill, clear of the name beside it (it had spilled out of the dot)."""
+    game = httpx.post(
+        f"{server.url}/api/v1/games", json={"players": ["Ana", "Ben", "Cy"], "rounds": 3}
+    ).json()
+    play_through_the_api(server, game, hands=[{"tempura": 2, "egg": 1}] * 3)
+    page = phone
+    page.goto(f"{server.url}/?game={game['id']}")
+    page.get_by_test_id("standings-table").wait_for()
+    marks = page.locator(".standings-table tbody th").evaluate_all(
+        """(cells) => cells.map((th) => {
+          const mark = th.querySelector(".place"), name = th.querySelector(".name");
+          return [mark.textContent, mark.scrollWidth <= mark.clientWidth,
+                  mark.getBoundingClientRect().right <= name.getBoundingClientRect().left];
+        })"""
+    )
+    assert marks == [["=1", True, True]] * 3, marks
+    assert "share the win" in page.get_by_test_id("winner").inner_text()
 
 
 def test_the_standings_offer_the_score_sheet(server: Server, phone: Any) -> None:
