@@ -32,7 +32,9 @@ export function reviewScreen() {
     "section",
     { class: "review-head" },
     back,
-    h("h1", {}, `${c.player}'s cards`, h("small", {}, ` · round ${c.round}`)),
+    // "round 3" whole on its own line where the name leaves no room: a dot had been left
+    // at the end of the first ("Cleo's cards ·").
+    h("h1", {}, `${c.player}'s cards`, " ", h("small", {}, `round ${c.round}`)),
   );
   const status = h(
     "p",

@@ -521,6 +521,11 @@ def test_a_long_name_keeps_the_confirm_bar_to_one_line(server: Server, phone: An
     assert button.evaluate("(b) => b.getClientRects().length") == 1
     box = button.bounding_box()
     assert box["height"] < 50 and box["x"] + box["width"] <= page.viewport_size["width"], box
+    # The heading's round is whole on one line, never a "·" left at a line's end.
+    small = page.locator(".review-head h1 small")
+    assert small.text_content() == "round 1"
+    tops = small.evaluate("(s) => [...s.getClientRects()].map((r) => Math.round(r.top))")
+    assert len(set(tops)) == 1, tops
 
 
 def test_the_box_list_counts_the_cards_set_by_hand(server: Server, phone: Any) -> None:
@@ -684,7 +689,8 @@ def test_back_with_a_card_sheet_open_closes_the_sheet_alone(server: Server, phon
     idle(page)
     assert page.url == review
     assert page.get_by_test_id("hand-check").is_visible()
-    assert page.locator("g.box.chosen").count() == 0
+    # The box's mark goes with the dialog's close event, a moment after it closed.
+    page.wait_for_function("() => !document.querySelector('g.box.chosen')")
     # Closed by its Cancel, the sheet takes its history entry with it.
     open_sheet()
     page.locator("#sheet button", has_text="Cancel").tap()
