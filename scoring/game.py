@@ -83,12 +83,18 @@ class PlayerResult:
         }
 
 
+def standing(player: PlayerResult) -> tuple[int, int]:
+    """What players are ranked by, higher better: total, then puddings (the rulebook's
+    tie-break, seeds/000)."""
+    return (player.total, player.puddings)
+
+
 def leading_players(players: Sequence[PlayerResult]) -> tuple[str, ...]:
     """Names of those ahead: highest total, then most puddings; still level, all of them."""
     if not players:
         return ()
-    best = max((p.total, p.puddings) for p in players)
-    return tuple(p.name for p in players if (p.total, p.puddings) == best)
+    best = max(standing(p) for p in players)
+    return tuple(p.name for p in players if standing(p) == best)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -142,15 +148,13 @@ class GameResult:
 
     def standings(self) -> list[PlayerResult]:
         """Players best first (total, then puddings); level players keep seat order."""
-        return sorted(self.players, key=lambda p: (-p.total, -p.puddings))
+        return sorted(self.players, key=standing, reverse=True)
 
     def places(self) -> tuple[int, ...]:
-        """Each player's place in seat order, 1 the best: by total, then puddings (the
-        rulebook's tie-break); players level on both share a place and the next is
-        skipped (1, 1, 3)."""
+        """Each player's place in seat order, 1 the best (`standing`); players level on
+        both total and puddings share a place and the next is skipped (1, 1, 3)."""
         return tuple(
-            1 + sum((o.total, o.puddings) > (p.total, p.puddings) for o in self.players)
-            for p in self.players
+            1 + sum(standing(other) > standing(p) for other in self.players) for p in self.players
         )
 
     def to_dict(self) -> dict[str, object]:
