@@ -64,6 +64,22 @@ export function keepPlace(held) {
   if (node) window.scrollBy({ top: node.getBoundingClientRect().top - held.top, behavior: "instant" });
 }
 
+// The focused control (a counter's +, a box on the photo), found again by its test id or
+// box id once its screen is built anew: else the focus fell to the page's body, and a
+// keyboard's next Tab started from the top (or Shift+Tab reached Confirm).
+export function focusedKey() {
+  const node = document.activeElement;
+  if (!node || !root.contains(node)) return null;
+  if (node.dataset?.testid) return `[data-testid="${CSS.escape(node.dataset.testid)}"]`;
+  if (node.dataset?.boxId) return `g.box[data-box-id="${CSS.escape(node.dataset.boxId)}"]`;
+  return null;
+}
+
+export function refocus(key) {
+  if (!key || root.contains(document.activeElement)) return;
+  root.querySelector(key)?.focus({ preventScroll: true });
+}
+
 export function plural(n, one, many = `${one}s`) {
   return `${n} ${n === 1 ? one : many}`;
 }

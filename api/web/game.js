@@ -3,7 +3,7 @@
 
 import { BREAKDOWN, CATEGORIES, HAND_SIZE, SEAT_COLOURS, handCount, inWords } from "./cards.js";
 import { totalsChart } from "./chart.js";
-import { h, heldPlace, keepPlace, listNames, plural, scrolling, show } from "./dom.js";
+import { focusedKey, h, heldPlace, keepPlace, listNames, plural, refocus, scrolling, show } from "./dom.js";
 import { app, canEdit, go, routeUrl, shownCode } from "./state.js";
 import { snapshot } from "./loading.js";
 import { recordRound, reopenRound } from "./writes.js";
@@ -19,8 +19,10 @@ export function render() {
   // read before building, which takes the photo out of the page (and had scrolled the
   // page by the photo's height under the browser's own anchoring, style.css).
   const held = heldPlace(app.touched);
+  const focused = focusedKey();
   show(...(app.route.seat && app.collection ? reviewScreen() : gameScreen()));
   keepPlace(held);
+  refocus(focused);
 }
 
 function gameHeader() {
@@ -141,8 +143,9 @@ function gameScreen() {
   if (app.showShare) parts.push(sharePanel());
   parts.push(roundTabs(round.number));
   const finished = game.status === "finished" && !app.route.round;
-  if (finished) parts.push(standingsPanel(), roundPanel(round));
-  else parts.push(roundPanel(round), standingsPanel());
+  // Side by side on a desktop (style.css), one above the other on a phone.
+  const pair = finished ? [standingsPanel(), roundPanel(round)] : [roundPanel(round), standingsPanel()];
+  parts.push(h("div", { class: "round-and-standings" }, pair));
   return parts;
 }
 

@@ -375,6 +375,12 @@ def fits_a_phone_and_a_desktop(page: Any) -> None:
         tally = page.get_by_test_id("counters").bounding_box()
         assert tally["x"] >= photo["x"] + photo["width"] - 1, (photo, tally)
         assert tally["y"] < photo["y"] + photo["height"]
+    if page.get_by_test_id("standings").count():
+        # The round beside the standings (they had stood one above the other).
+        panels = [page.get_by_test_id(t).bounding_box() for t in ("round-panel", "standings")]
+        assert abs(panels[0]["y"] - panels[1]["y"]) < 1, panels
+        left, right = sorted(panels, key=lambda box: box["x"])
+        assert left["x"] + left["width"] <= right["x"], panels
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 1280
     page.set_viewport_size(PHONE)
 

@@ -1153,6 +1153,34 @@ def test_a_counter_stays_under_the_finger(server: Server, phone: Any) -> None:
         assert abs(after["y"] - before["y"]) <= 1, (before, after)
 
 
+def test_the_keyboard_keeps_its_place(server: Server, phone: Any) -> None:
+    """Enter on a counter's +, twice, counts twice, the focus kept on that +; a card
+    chosen in a box's sheet leaves the focus on the box. The focus had fallen to the
+    page's body after each, the next Tab starting from the top."""
+    page = phone
+    open_review(server, page, COLUMN_BOXES, COLUMN_PHOTO)
+    focused = "() => document.activeElement?.dataset?.testid || document.activeElement?.tagName"
+    count = int(page.get_by_test_id("count-egg").inner_text())
+    page.get_by_test_id("plus-egg").focus()
+    for presses in (1, 2):
+        page.keyboard.press("Enter")
+        idle(page)
+        assert page.get_by_test_id("count-egg").inner_text() == str(count + presses)
+        assert page.evaluate(focused) == "plus-egg"
+    box = page.locator('g.box[data-label="tempura"]').first
+    box_id = box.get_attribute("data-box-id")
+    box.focus()
+    page.keyboard.press("Enter")
+    page.get_by_test_id("box-sheet-title").wait_for()
+    page.locator('.label-grid [data-label="squid"]').focus()
+    page.keyboard.press("Enter")
+    idle(page)
+    now = page.evaluate(
+        "() => [document.activeElement.dataset.boxId, document.activeElement.dataset.label]"
+    )
+    assert now == [box_id, "squid"], now
+
+
 def test_an_upright_photo_opens_with_its_cards_above_the_confirm_bar(
     server: Server, phone: Any
 ) -> None:
