@@ -35,6 +35,7 @@ class NoticeCode(StrEnum):
     TURNED = "turned"  # the photo was read turned (vision.pipeline)
     LOOKED_CLOSER = "looked_closer"  # the hand made right by a closer look
     DOUBTFUL_CARDS = "doubtful_cards"  # the hand made right by boxes the finder doubted
+    SMALL_PHOTO = "small_photo"  # too few pixels for its cards to be read (vision.pipeline)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +99,15 @@ NO_CARDS: Final = Notice(
     "no cards were found in this photo: take it again from above with the whole collection "
     "in the frame, or count the cards by hand",
 )
+
+
+def small_photo(width: int, height: int) -> Notice:
+    """A photo too small for its cards to be read, whatever was found in it."""
+    return Notice(
+        NoticeCode.SMALL_PHOTO,
+        f"the photo is only {width} x {height} px, too small to read its cards: take it with "
+        "the phone's camera at full size, or count the cards by hand",
+    )
 
 
 def low_confidence(labels: Sequence[str], threshold: float) -> Notice:

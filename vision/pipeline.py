@@ -74,6 +74,10 @@ CLOSER_MARGIN = 0.05
 # found as much as the finder's NMS lets two cards overlap (NMS_IOU) is that card.
 DOUBTFUL_CONF = 0.05
 WHOLE_BELOW = 0.85  # of a card's height: a doubted strip's box holds a card below it
+# A photo under this on its long side is said to be too small, whatever was found: a
+# collection of ten in it leaves each card a few dozen px, where the classifier reads a
+# card's top-left icon at 96 (a 50 x 50 px photo had been read only as "no cards").
+SMALL_PHOTO_PX = 300
 
 
 def detect_photo(photo: Photo, detector: Detector) -> tuple[Photo, Detections]:
@@ -297,7 +301,7 @@ def review_detections(
     upright where its cards were not): the detections settled with the hand size's help
     (`settle`), their reading, and the notices a reviewer is shown (the hand size's, the
     closer look's, the turn's)."""
-    return _turned_back(settle(photo, detections, detector, players), photo.turn)
+    return _turned_back(_sized(settle(photo, detections, detector, players), photo), photo.turn)
 
 
 def read_photo(photo: Photo, detector: Detector, *, players: int | None = None) -> Reading:
@@ -310,8 +314,16 @@ def read_settled(photo: Photo, detector: Detector, *, players: int | None = None
     """`read_photo`'s reading, with the detections it was read from (the detector's, as
     the hand size settled them) and the notices."""
     seen, detections = detect_photo(photo, detector)
-    settled = settle(seen, detections, detector, players)
+    settled = _sized(settle(seen, detections, detector, players), seen)
     return _turned_back(settled, (seen.turn - photo.turn) % 360)
+
+
+def _sized(settled: Settled, photo: Photo) -> Settled:
+    """`settled`, warned where its photo is too small to read (SMALL_PHOTO_PX)."""
+    width, height = photo.original_size
+    if max(width, height) >= SMALL_PHOTO_PX:
+        return settled
+    return noted(settled, [notices.small_photo(width, height)])
 
 
 def _turned_back(settled: Settled, degrees: int) -> Settled:

@@ -54,6 +54,25 @@ def test_detect_players_checks_the_hand_size(client: TestClient, detector: FakeD
     assert response.json()["warnings"]
 
 
+def test_a_photo_too_small_to_read_says_so(client: TestClient, table: Table) -> None:
+    """A 50 x 50 px photo is said to be too small, by the detect route and on a game's
+    review, beside "no cards were found" (which alone had sent the player to take it
+    "from above"). A 300 px photo is not."""
+    tiny = make_photo((50, 50))
+    body = client.post("/api/v1/detect", files={"image": ("t.jpg", tiny, "image/jpeg")}).json()
+    said = "the photo is only 50 x 50 px, too small to read its cards"
+    assert any(said in warning for warning in body["warnings"]), body["warnings"]
+    assert any("no cards were found" in warning for warning in body["warnings"])
+    uploaded = table.upload(1, 1, tiny)
+    assert uploaded.status_code in (200, 201), uploaded.text
+    review = table.collection(1, 1)
+    assert any(said in text for text in review["warnings"]), review["warnings"]
+    enough = client.post(
+        "/api/v1/detect", files={"image": ("s.jpg", make_photo((300, 225)), "image/jpeg")}
+    ).json()
+    assert not any("too small" in warning for warning in enough["warnings"]), enough
+
+
 def test_boxes_are_in_original_pixels_of_a_large_photo(
     client: TestClient, detector: FakeDetector
 ) -> None:
