@@ -175,6 +175,10 @@ async function roundVersion(number) {
 
 export function recordRound(acceptProblems) {
   const number = app.round.number;
+  // A round fixed and recorded again says whose totals it changed (from the standings
+  // before and after); it had said only "recorded", as a first record does.
+  const again = app.round.status === "reopened";
+  const totals = new Map((app.standings?.players ?? []).map((p) => [p.name, p.total]));
   return write(async () => {
     try {
       app.round = await app.api.record(number, await roundVersion(number), acceptProblems);
@@ -195,14 +199,26 @@ export function recordRound(acceptProblems) {
         : short.length > 1
           ? ` ${short.length} hands were not the hand size.`
           : "";
-    toast(`Round ${number} is recorded.${named}`, "info");
+    if (!again) toast(`Round ${number} is recorded.${named}`, "info");
     // The game's last record opens its final results (no round named: game.gameScreen),
     // the winner on the first screen rather than under this round's table.
     const last =
       app.game.round_states.length === app.game.rounds &&
       app.game.round_states.every((r) => r.number === number || r.status === "recorded");
     await go(last ? { game: app.game.id } : { game: app.game.id, round: number }, { replace: true });
+    if (again) toast(`Round ${number} is recorded again: ${changedTotals(totals)}`, "info");
   });
+}
+
+// "Ben 41 → 42." for up to two players whose totals moved, else how many did (a toast
+// has three short lines), or that none did.
+function changedTotals(before) {
+  const moved = (app.standings?.players ?? []).filter(
+    (p) => before.has(p.name) && before.get(p.name) !== p.total,
+  );
+  if (!moved.length) return "no total changed.";
+  if (moved.length > 2) return `${moved.length} totals changed.`;
+  return `${moved.map((p) => `${p.name} ${before.get(p.name)} → ${p.total}`).join(", ")}.`;
 }
 
 export function reopenRound() {

@@ -350,7 +350,19 @@ def test_a_whole_game_on_a_phone(server: Server, browser: Any, photos: list[list
     confirm(page, after)
     page.get_by_test_id("player-status-2").wait_for()
     tallies[0][1] = after
+    rounds = [[Tally.from_mapping(t) for t in r] for r in tallies]
+    totals = [p.total for p in score_game(NAMES, rounds, validate=False).players]
+    # Every toast kept as it comes: each goes by itself after a few seconds.
+    page.evaluate(
+        """() => { window.toldSoFar = [];
+          new MutationObserver(() => document.querySelectorAll(".toast-text").forEach((t) => {
+            if (!window.toldSoFar.includes(t.textContent)) window.toldSoFar.push(t.textContent);
+          })).observe(document.getElementById("toasts"), { childList: true, subtree: true }); }"""
+    )
     record(page, 1)
+    # The toast says whose total the fix changed (an egg: one point more for Ben).
+    told = page.evaluate("() => window.toldSoFar")
+    assert f"Round 1 is recorded again: Ben {totals[1] - 1} → {totals[1]}." in told, told
     check_standings(page, tallies)
 
     follow_on_another_phone(browser, edit_link, view_link, tallies)
