@@ -85,7 +85,7 @@ def record_round(
             f"waiting for: {', '.join(waiting)}",
             reason="unconfirmed",
         )
-    tallies = [Tally.from_mapping(v.state.confirmed_tally or {}) for v in views]
+    tallies = confirmed_tallies(views)
     problems = round_problems(game, number, views)
     errors = [p for p in problems if p.is_error]
     if errors and not accept_problems:
@@ -120,8 +120,12 @@ def record_round(
 def round_problems(game: Game, number: int, views: list[CollectionView]) -> list[Problem]:
     """This round's problems with every tally confirmed (`views`, in seat order): its
     tallies', the game's (deck across rounds) with it in place, and photos sent twice."""
-    tallies = [Tally.from_mapping(v.state.confirmed_tally or {}) for v in views]
-    return [*_tally_problems(game, number, tallies), *same_photo_problems(views)]
+    return [*_tally_problems(game, number, confirmed_tallies(views)), *same_photo_problems(views)]
+
+
+def confirmed_tallies(views: list[CollectionView]) -> list[Tally]:
+    """The round's confirmed tallies, in seat order (an unconfirmed one empty)."""
+    return [Tally.from_mapping(v.state.confirmed_tally or {}) for v in views]
 
 
 def same_photo_problems(views: list[CollectionView]) -> list[Problem]:
