@@ -48,36 +48,41 @@ export function show(...parts) {
   append(root, parts);
 }
 
-// Where the control the player last touched (by its data-testid) lies on the screen, or
-// null where it is not on screen: read before a screen is built anew, so that keepPlace
-// can put the new screen's control back under the finger.
-export function heldPlace(testid) {
+// A screen built anew (`build` gives its parts) and shown with the player's place kept:
+// the control last touched (`touched`, a data-testid) where it was on the screen, so that
+// a counter's + stays under the finger while a note appears above it; and the focused
+// control (a counter's +, a box on the photo) focused again, else the focus fell to the
+// page's body and a keyboard's next Tab started from the top (or Shift+Tab reached
+// Confirm). Both are read before building, which takes the photo out of the page.
+export function showInPlace(touched, build) {
+  const held = heldPlace(touched);
+  const focused = focusedKey();
+  show(...build());
+  if (held) {
+    const node = root.querySelector(held.selector);
+    if (node) window.scrollBy({ top: node.getBoundingClientRect().top - held.top, behavior: "instant" });
+  }
+  if (focused && !root.contains(document.activeElement)) {
+    root.querySelector(focused)?.focus({ preventScroll: true });
+  }
+}
+
+// Where the control of data-testid `testid` lies on the screen; null where it is not on
+// screen (its place is then no one's to keep).
+function heldPlace(testid) {
   if (!testid) return null;
-  const node = root.querySelector(`[data-testid="${CSS.escape(testid)}"]`);
-  const top = node?.getBoundingClientRect().top;
-  return node && top >= 0 && top <= innerHeight ? { testid, top } : null;
+  const selector = `[data-testid="${CSS.escape(testid)}"]`;
+  const top = root.querySelector(selector)?.getBoundingClientRect().top;
+  return top >= 0 && top <= innerHeight ? { selector, top } : null;
 }
 
-export function keepPlace(held) {
-  if (!held) return;
-  const node = root.querySelector(`[data-testid="${CSS.escape(held.testid)}"]`);
-  if (node) window.scrollBy({ top: node.getBoundingClientRect().top - held.top, behavior: "instant" });
-}
-
-// The focused control (a counter's +, a box on the photo), found again by its test id or
-// box id once its screen is built anew: else the focus fell to the page's body, and a
-// keyboard's next Tab started from the top (or Shift+Tab reached Confirm).
-export function focusedKey() {
+// The focused control, by its test id or its box id, to find it again in a new screen.
+function focusedKey() {
   const node = document.activeElement;
   if (!node || !root.contains(node)) return null;
   if (node.dataset?.testid) return `[data-testid="${CSS.escape(node.dataset.testid)}"]`;
   if (node.dataset?.boxId) return `g.box[data-box-id="${CSS.escape(node.dataset.boxId)}"]`;
   return null;
-}
-
-export function refocus(key) {
-  if (!key || root.contains(document.activeElement)) return;
-  root.querySelector(key)?.focus({ preventScroll: true });
 }
 
 export function plural(n, one, many = `${one}s`) {

@@ -3,7 +3,7 @@
 
 import { BREAKDOWN, CATEGORIES, HAND_SIZE, SEAT_COLOURS, handCount, inWords } from "./cards.js";
 import { totalsChart } from "./chart.js";
-import { focusedKey, h, heldPlace, keepPlace, listNames, plural, refocus, scrolling, show } from "./dom.js";
+import { h, listNames, plural, scrolling, showInPlace } from "./dom.js";
 import { app, canEdit, go, routeUrl, shownCode } from "./state.js";
 import { snapshot } from "./loading.js";
 import { recordRound, reopenRound } from "./writes.js";
@@ -15,14 +15,9 @@ export function render() {
   app.renderedData = snapshot();
   const game = app.game;
   document.title = `${game.title || "Sushi Go!"} · scorer`;
-  // A counter's + stays under the finger while a note appears above it: its place is
-  // read before building, which takes the photo out of the page (and had scrolled the
-  // page by the photo's height under the browser's own anchoring, style.css).
-  const held = heldPlace(app.touched);
-  const focused = focusedKey();
-  show(...(app.route.seat && app.collection ? reviewScreen() : gameScreen()));
-  keepPlace(held);
-  refocus(focused);
+  // The player's place kept (the browser's own scroll anchoring, off in style.css, had
+  // moved the page by the photo's height).
+  showInPlace(app.touched, () => (app.route.seat && app.collection ? reviewScreen() : gameScreen()));
 }
 
 function gameHeader() {
@@ -514,6 +509,7 @@ function standingsPanel() {
       // The final results stand in place order (the scoring engine's places: points, then
       // puddings); until then, seat order. A row keeps its seat's colour and test id.
       seated(st).map(([p, i]) => {
+        const colour = SEAT_COLOURS[i % SEAT_COLOURS.length];
         const cells = [];
         for (let r = 0; r < game.rounds; r += 1) {
           cells.push(h("td", { "data-col": `r${r + 1}` }, r < p.rounds.length ? p.rounds[r] : "–"));
@@ -532,8 +528,8 @@ function standingsPanel() {
             "th",
             { scope: "row", title: p.name },
             st.complete
-              ? placeMark(p.place, st.players, SEAT_COLOURS[i % SEAT_COLOURS.length])
-              : h("span", { class: "dot", style: `background:${SEAT_COLOURS[i % SEAT_COLOURS.length]}` }),
+              ? placeMark(p.place, st.players, colour)
+              : h("span", { class: "dot", style: `background:${colour}` }),
             h("span", { class: "name" }, p.name),
           ),
           cells,

@@ -23,16 +23,15 @@ export function openSheet(...children) {
     // rather than leave the screen under it: the sheet stands on a history entry of its
     // own, pushed once the last sheet's entry is gone (a push during that step back had
     // the step land on the new sheet's entry and close it).
-    if (options.closable !== false) {
-      if (app.leavingSheet) app.leavingSheet.then(standOnEntry);
-      else standOnEntry();
-    }
+    if (app.leavingSheet) app.leavingSheet.then(standOnEntry);
+    else standOnEntry();
   }
 }
 
 let sheetsOpened = 0;
 let scrollMode = "auto"; // the screen's entry's, while a sheet's entry stands on it
 
+// (Not for a sheet the player may not close, nor for one closed or given an entry since.)
 function standOnEntry() {
   if (!sheet.open || app.sheetEntry || sheet.dataset.closable === "no") return;
   sheetsOpened += 1;
