@@ -67,6 +67,16 @@ export function showInPlace(touched, build) {
   }
 }
 
+// A new screen (another route) takes the focus to its heading, as a page load would start
+// a screen reader or a keyboard there: it had stayed on the body, the next Tab starting
+// from the top bar.
+export function focusScreen() {
+  const heading = root.querySelector("h1");
+  if (!heading) return;
+  heading.tabIndex = -1;
+  heading.focus({ preventScroll: true });
+}
+
 // Where the control of data-testid `testid` lies on the screen; null where it is not on
 // screen (its place is then no one's to keep).
 function heldPlace(testid) {
@@ -82,6 +92,7 @@ function focusedKey() {
   if (!node || !root.contains(node)) return null;
   if (node.dataset?.testid) return `[data-testid="${CSS.escape(node.dataset.testid)}"]`;
   if (node.dataset?.boxId) return `g.box[data-box-id="${CSS.escape(node.dataset.boxId)}"]`;
+  if (node.tagName === "H1") return "h1"; // a new screen's heading (focusScreen)
   return null;
 }
 

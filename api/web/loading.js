@@ -2,7 +2,7 @@
 // while the page is open (poll), since the other phones at the table change the game too.
 
 import { Api, ApiError } from "./api.js";
-import { h, root, show } from "./dom.js";
+import { focusScreen, h, root, show } from "./dom.js";
 import { memory } from "./memory.js";
 import { app, readRoute, selectedRound, takeTokenFromLink } from "./state.js";
 import { backClosesSheet, closeSheet, sheet, toast } from "./sheet.js";
@@ -135,7 +135,7 @@ export function startPolling() {
     if (backClosesSheet()) return;
     takeTokenFromLink();
     closeSheet();
-    load();
+    load().then(focusScreen);
   });
   window.addEventListener("hashchange", () => {
     if (takeTokenFromLink()) load();

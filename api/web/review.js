@@ -709,8 +709,12 @@ function counters(c, editable) {
   const section = h("section", { class: "counters", "data-testid": "counters" });
   section.append(h("h2", {}, "Cards by category"));
   const detected = c.detected_tally;
+  // Where nothing can change (a viewer, a recorded round), the hand's cards alone, without
+  // 34 greyed-out buttons around twelve empty rows.
+  const shown = editable ? CATEGORIES : CATEGORIES.filter((cat) => c.tally[cat.key] > 0);
+  if (!shown.length) section.append(h("p", { class: "hint" }, "No cards counted."));
   let group = null;
-  for (const cat of CATEGORIES) {
+  for (const cat of shown) {
     if (cat.group !== group) {
       group = cat.group;
       section.append(h("h3", {}, group));
@@ -735,36 +739,19 @@ function counters(c, editable) {
     section.append(
       h(
         "div",
-        { class: `counter${count ? " some" : ""}${byHand ? " hand" : ""}`, "data-testid": `counter-${cat.key}` },
+        {
+          class: `counter${count ? " some" : ""}${byHand ? " hand" : ""}${editable ? "" : " fixed"}`,
+          "data-testid": `counter-${cat.key}`,
+        },
         h(
           "span",
           { class: "counter-name" },
           h("span", { class: "dot", style: `background:${cat.colour}` }),
           h("span", {}, cat.name, note ? h("br") : null, note),
         ),
-        h(
-          "button",
-          {
-            class: "step",
-            disabled: !editable || count === 0,
-            "aria-label": `One fewer ${cat.name}`,
-            "data-testid": `minus-${cat.key}`,
-            onclick: () => changeCount(cat.key, -1),
-          },
-          "−",
-        ),
+        editable ? step(cat, -1, count === 0) : null,
         h("output", { class: "count", "data-testid": `count-${cat.key}`, "aria-live": "polite" }, count),
-        h(
-          "button",
-          {
-            class: "step",
-            disabled: !editable,
-            "aria-label": `One more ${cat.name}`,
-            "data-testid": `plus-${cat.key}`,
-            onclick: () => changeCount(cat.key, 1),
-          },
-          "+",
-        ),
+        editable ? step(cat, 1, false) : null,
       ),
     );
   }
@@ -772,6 +759,21 @@ function counters(c, editable) {
   const icons = t.maki_1 + 2 * t.maki_2 + 3 * t.maki_3;
   section.append(h("p", { class: "hint" }, `Maki roll icons: ${icons}. A nigiri on a wasabi counts once, in its “on wasabi” line.`));
   return section;
+}
+
+// A counter's − or +.
+function step(cat, delta, disabled) {
+  return h(
+    "button",
+    {
+      class: "step",
+      disabled,
+      "aria-label": `${delta < 0 ? "One fewer" : "One more"} ${cat.name}`,
+      "data-testid": `${delta < 0 ? "minus" : "plus"}-${cat.key}`,
+      onclick: () => changeCount(cat.key, delta),
+    },
+    delta < 0 ? "−" : "+",
+  );
 }
 
 function confirmBar(c) {

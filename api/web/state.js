@@ -3,6 +3,7 @@
 
 import { memory } from "./memory.js";
 import { load } from "./loading.js";
+import { focusScreen } from "./dom.js";
 
 export const GAME_ID = /^[A-Za-z0-9_-]{1,32}$/;
 // A game's code as the server makes it (api/games.py CODE_ALPHABET): no look-alikes.
@@ -83,6 +84,7 @@ export async function go(route, { replace = false } = {}) {
   app.recordProblems = null;
   await load();
   window.scrollTo(0, 0);
+  focusScreen();
 }
 
 // An edit link carries the token in its fragment (never sent to the server): keep it on

@@ -504,6 +504,9 @@ def follow_on_another_phone(
     page.get_by_test_id("recorded-photo-1").click()
     page.get_by_test_id("counters").wait_for()
     assert page.get_by_test_id("confirm").count() == 0
+    # Only the hand's cards, with nothing to press: it had shown 34 greyed-out buttons.
+    assert page.get_by_test_id("counters").locator("button").count() == 0
+    assert counts(page) == {k: n for k, n in tallies[0][0].items() if n}
     shows_no_left_out_part(page)
     viewer.close()
 

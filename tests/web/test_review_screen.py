@@ -1181,6 +1181,35 @@ def test_the_keyboard_keeps_its_place(server: Server, phone: Any) -> None:
     assert now == [box_id, "squid"], now
 
 
+def test_a_new_screen_takes_the_focus_to_its_heading(server: Server, phone: Any) -> None:
+    """Upload -> review and confirm -> round: the focus goes to the new screen's heading,
+    and the next Tab to what follows it. It had stayed on the page's body, the next Tab
+    starting from the top."""
+    page = phone
+    labels = ["tempura", "tempura", "sashimi", "sashimi", "sashimi", "pudding", "egg"]
+    open_review(
+        server,
+        page,
+        boxes_for([*labels, "maki_2", "squid", "dumpling"], width=750, height=1000),
+        (750, 1000),
+    )
+    heading = "() => document.activeElement.tagName === 'H1' && document.activeElement.textContent"
+    after_heading = """() => {
+      const h1 = document.querySelector('#app h1'), now = document.activeElement;
+      return h1 !== now && document.getElementById('app').contains(now)
+        && Boolean(h1.compareDocumentPosition(now) & Node.DOCUMENT_POSITION_FOLLOWING);
+    }"""
+    assert page.evaluate(heading) == "Ana's cards round 1"
+    page.keyboard.press("Tab")
+    assert page.evaluate(after_heading)
+    page.get_by_test_id("confirm").click()
+    page.wait_for_url("**round=1")
+    idle(page)
+    assert page.evaluate(heading) == "Ana and Ben"
+    page.keyboard.press("Tab")
+    assert page.evaluate(after_heading)
+
+
 def test_an_upright_photo_opens_with_its_cards_above_the_confirm_bar(
     server: Server, phone: Any
 ) -> None:
