@@ -38,12 +38,11 @@ from typing import Any, Final
 
 import cv2
 from sqlalchemy import select
-from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, selectinload
 
 from api import review
 from api.collections import CollectionView, view_collection
-from api.database import make_engine, make_sessionmaker, opening
+from api.database import database_url, make_engine, make_sessionmaker, opening
 from api.models import Collection, Game, Round
 from api.settings import Settings, get_settings
 from api.storage import PhotoStore
@@ -284,7 +283,7 @@ def export_corrections(
     empty folder), and skipped.json listing those that cannot be written."""
     check_new_folder(out, "export")
     url = settings.resolved_database_url
-    parsed = make_url(url)
+    parsed = database_url(url)
     database = parsed.database if parsed.get_backend_name() == "sqlite" else None
     if database not in (None, "", ":memory:") and not Path(str(database)).is_file():
         raise ValueError(

@@ -20,10 +20,10 @@ from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -80,21 +80,50 @@ class WriteTurns:
                 self._taken = False
 
 
+# The drivers the service installs (the `postgresql` extra brings psycopg); a bare
+# postgresql:// or postgres:// (as hosts hand them out) means psycopg too.
+_DRIVERS: Final = frozenset({"sqlite", "sqlite+pysqlite", "postgresql+psycopg"})
+_PSYCOPG: Final = ("postgresql", "postgres")
+
+
+def database_url(url: str) -> URL:
+    """`url` as the service opens it; a ValueError naming it where it is no URL or names
+    a database or driver the service does not use (it had ended in a traceback)."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        parsed = None
+    if parsed is not None and parsed.drivername in _PSYCOPG:
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    if parsed is None or parsed.drivername not in _DRIVERS:
+        shown = url if parsed is None else parsed.render_as_string(hide_password=True)
+        raise ValueError(
+            f"{shown!r} is not a database URL this service can use (sqlite:///PATH or "
+            "postgresql+psycopg://USER@HOST/NAME)"
+        )
+    return parsed
+
+
 @contextmanager
 def opening(url: str) -> Iterator[None]:
-    """What goes wrong opening the database at `url` (a URL SQLAlchemy has no driver
-    for, a server that does not answer, a file that is no database) as a ValueError
-    naming it in one line, as the command line says a user's mistakes."""
-    try:
-        shown = make_url(url).render_as_string(hide_password=True)
-    except ArgumentError:
-        shown = url
+    """What goes wrong opening the database at `url` (a URL of a database or driver the
+    service does not use, a server that does not answer, a file that is no database, a
+    driver not installed) as a ValueError naming it in one line, as the command line
+    says a user's mistakes."""
+    parsed = database_url(url)
+    shown = parsed.render_as_string(hide_password=True)
     try:
         yield
     except (ArgumentError, NoSuchModuleError):
         raise ValueError(
             f"{shown!r} is not a database URL this service can use (sqlite:///PATH or "
             "postgresql+psycopg://USER@HOST/NAME)"
+        ) from None
+    except ModuleNotFoundError as error:
+        if error.name != "psycopg":
+            raise
+        raise ValueError(
+            f"{shown} needs the PostgreSQL driver: pip install -e '.[postgresql]'"
         ) from None
     except DBAPIError as error:
         reason = str(error.orig).strip().splitlines()[0] if error.orig else str(error)
@@ -105,12 +134,12 @@ def make_engine(url: str, *, take_turns: bool = True) -> Engine:
     """An engine for `url`; SQLite gets its pragmas and IMMEDIATE transactions, which
     take their turns in order (`WriteTurns`; without `take_turns`, as SQLite's busy wait
     lets them: benchmarks/bench_write_turns.py compares the two)."""
-    parsed = make_url(url)
+    parsed = database_url(url)
     if parsed.get_backend_name() != "sqlite":
-        return create_engine(url, pool_pre_ping=True)
+        return create_engine(parsed, pool_pre_ping=True)
     turns = WriteTurns(BUSY_TIMEOUT_MS / 1000) if take_turns else None
     engine = create_engine(
-        url,
+        parsed,
         connect_args={
             "check_same_thread": False,
             "timeout": BUSY_TIMEOUT_MS / 1000,

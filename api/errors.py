@@ -67,6 +67,13 @@ class Unprocessable(ApiError):
     reason = "unprocessable"
 
 
+class NotJson(ApiError):
+    """A body sent to a JSON route as something else (text/plain, a form)."""
+
+    status_code = 415
+    reason = "not_json"
+
+
 class PayloadTooLarge(ApiError):
     """A body, a photo or a form field over its limit: every 413 body carries the limit
     as a number, `limit_bytes`, beside its sentence (a client need not read the words)."""
@@ -116,6 +123,8 @@ def _problem(error: Mapping[str, Any]) -> dict[str, Any]:
     ctx = error.get("ctx") or {}
     if kind == "union_tag_invalid":  # pydantic's message repeats the tag that was sent
         message = f"{ctx.get('discriminator', 'the tag')} must be one of {ctx.get('expected_tags')}"
+    elif kind == "union_tag_not_found":  # pydantic: "Unable to extract tag using ..."
+        message = f"{ctx.get('discriminator', 'the tag')} is missing"
     elif kind == "json_invalid" and "error" in ctx:
         message = f"{message}: {ctx['error']}"
     message = message.removeprefix("Value error, ")

@@ -20,7 +20,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.errors import PayloadTooLarge
+from api.errors import NotJson, PayloadTooLarge
 from api.strict_json import parse_json
 
 
@@ -167,7 +167,12 @@ class JsonBodyRoute(APIRoute):
         async def read_json_first(request: Request) -> Response:
             max_bytes: int = request.app.state.settings.max_json_bytes
             body = await read_body(request, max_bytes=max_bytes)
-            parsed = parse_json(body) if body and is_json(request) else None
+            if body and not is_json(request):
+                # FastAPI would read it as no object at all, and say only that.
+                given = request.headers.get("content-type")
+                came = f"it came as {given}" if given else "it came without a Content-Type"
+                raise NotJson(f"send the body as JSON (Content-Type: application/json): {came}")
+            parsed = parse_json(body) if body else None
             return await handler(_ReadRequest(request, body, parsed))
 
         return read_json_first

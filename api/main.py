@@ -20,6 +20,8 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.utils import is_body_allowed_for_status_code
 from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException
+from starlette.routing import Match, Mount
+from starlette.types import Scope
 
 from api.database import make_engine, make_sessionmaker, upgrade_schema
 from api.detection import DetectorProvider
@@ -200,10 +202,21 @@ def _add_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(Exception, server_fault)
 
 
+class _PageMount(Mount):
+    """The page's files at /, leaving /api/ to the API: a method an API path does not
+    take is then its 405 (GET /api/v1/games had been the page's 404), an unknown API
+    path its JSON 404."""
+
+    def matches(self, scope: Scope) -> tuple[Match, Scope]:
+        if scope["type"] == "http" and scope["path"].startswith("/api/"):
+            return Match.NONE, {}
+        return super().matches(scope)
+
+
 def _add_web(app: FastAPI) -> None:
     """The phone page from api/web/ at /, when it is there; else / leads to the docs."""
     if (WEB_DIR / "index.html").is_file():
-        app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
+        app.router.routes.append(_PageMount("/", StaticFiles(directory=WEB_DIR, html=True)))
         return
 
     @app.get("/", include_in_schema=False)

@@ -91,6 +91,7 @@ class ReviewState:
     counts: dict[str, int] = field(default_factory=dict)  # per-category overrides
     confirmed: bool = False
     confirmed_tally: dict[str, int] | None = None
+    confirmed_seq: int | None = None  # the confirm event in effect
     next_id: int = 1
     undoable: list[int] = field(default_factory=list)  # seqs of effective corrections
     undone: set[int] = field(default_factory=set)
@@ -131,8 +132,8 @@ class ReviewState:
 # What a reading is: what a restore brings back and a replaced reading keeps (each
 # copied, so that neither shares a dict or list with the other).
 _READING: Final[tuple[str, ...]] = (
-    "photo_id", "boxes", "counts", "confirmed", "confirmed_tally", "next_id", "undoable",
-    "touched",
+    "photo_id", "boxes", "counts", "confirmed", "confirmed_tally", "confirmed_seq", "next_id",
+    "undoable", "touched",
 )  # fmt: skip
 
 
@@ -173,6 +174,7 @@ def _apply(
     if event.kind == CONFIRM:
         state.confirmed = True
         state.confirmed_tally = dict(payload["tally"])
+        state.confirmed_seq = event.seq
         return
     if event.kind == RESTORE:
         wanted = None if payload["photo"] is None else int(payload["photo"])
@@ -185,8 +187,7 @@ def _apply(
         return
     if event.kind == UPLOAD:
         _keep_current(state, event.seq)  # with its confirmation, before that is cleared
-    state.confirmed = False
-    if event.kind == UPLOAD:
+        state.confirmed = False
         photo_id = int(payload["photo"])
         state.photo_id = photo_id
         state.boxes = {}
@@ -209,12 +210,17 @@ def _apply(
         target = int(payload["target"])
         if target in state.undoable:
             state.undoable.remove(target)
+        # Undoing a correction the confirmed tally holds changes that tally; undoing one
+        # made since (replayed as never made) gives the confirmed tally back, confirmed.
+        if state.confirmed_seq is None or target < state.confirmed_seq:
+            state.confirmed = False
         return
     if event.kind == ADD:
         # Ids are never reused, not even after the add that took one is undone.
         state.next_id = max(state.next_id, int(payload["detection"]) + 1)
     if event.seq in state.undone:
         return
+    state.confirmed = False
     if event.kind == RELABEL:
         box = state.boxes.get(int(payload["detection"]))
         if box is not None:

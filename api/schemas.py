@@ -130,7 +130,7 @@ class ErrorPublic(BaseModel):
     reason: str = Field(
         description="what is wrong as a stable snake_case code for programs: the error's "
         "kind (not_found, missing_token, wrong_token, conflict, stale_version, "
-        "unprocessable, invalid, too_large, method_not_allowed, unavailable, busy...) "
+        "unprocessable, invalid, too_large, not_json, method_not_allowed, unavailable, busy...) "
         "or a narrower case of it (would_replace, round_recorded, not_an_image...)",
         examples=["not_found"],
     )

@@ -11,6 +11,8 @@ from pathlib import Path
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from vision.limits import MAX_PHOTO_BYTES, MAX_PHOTO_PIXELS
+
 
 class Settings(BaseSettings):
     """Where the service keeps its data and what it accepts.
@@ -30,9 +32,9 @@ class Settings(BaseSettings):
     data_dir: Path = Path("data")
     database_url: str | None = None
     weights: Path | None = None
-    max_upload_bytes: int = Field(default=30_000_000, gt=0)
+    max_upload_bytes: int = Field(default=MAX_PHOTO_BYTES, gt=0)
     max_json_bytes: int = Field(default=64 * 1024, gt=0)
-    max_pixels: int = Field(default=64_000_000, gt=0)
+    max_pixels: int = Field(default=MAX_PHOTO_PIXELS, gt=0)
     detect_concurrency: int = Field(default=2, ge=1)
 
     @property

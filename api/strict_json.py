@@ -36,10 +36,25 @@ class _ObjectTooLarge(ValueError):
         self.keys = keys
 
 
+class _KeyTwice(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
 def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     if len(pairs) > MAX_OBJECT_KEYS:
         raise _ObjectTooLarge(len(pairs))
-    return dict(pairs)
+    value = dict(pairs)
+    if len(value) < len(pairs):
+        # {"tempura": 1, "tempura": 2}: Python keeps the last, silently; which was meant
+        # is no guess to make.
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _KeyTwice(key)
+            seen.add(key)
+    return value
 
 
 def parse_json(body: bytes) -> Any:
@@ -79,6 +94,9 @@ def _loads(body: bytes, **hooks: Any) -> Any:
     except _ObjectTooLarge as error:
         message = f"an object has {error.keys:,} keys; none here takes over {MAX_OBJECT_KEYS}"
         raise _invalid(("body",), message) from None
+    except _KeyTwice as error:
+        shown = error.key if _encodable(error.key) else "?"
+        raise _invalid(("body",), f"the key {shown!r} appears twice in one object") from None
     except UnicodeDecodeError:
         raise _invalid(("body",), "the body is not UTF-8 text") from None
     except RecursionError:

@@ -88,6 +88,8 @@ class _FormReader:
         self.photo: _Part | None = None
         self.fields: dict[str, str] = {}
         self.parts = 0
+        self.names: set[str] = set()
+        self.in_part = False  # a part begun and not ended: a body cut short ends so
         self._part = _Part()
         self._header_name = b""
         self._header_value = b""
@@ -110,6 +112,7 @@ class _FormReader:
             raise Unprocessable(f"the form has more than {MAX_PARTS} parts")
         self._part = _Part()
         self._disposition = b""
+        self.in_part = True
 
     def on_header_field(self, data: bytes, start: int, end: int) -> None:
         self._header_name += data[start:end]
@@ -129,6 +132,13 @@ class _FormReader:
         self._part.name = _text(options[b"name"])
         if b"filename" in options:
             self._part.filename = _text(options[b"filename"])
+        # Two photos, or two versions: which was meant is no guess to make.
+        if self._part.name in self.names:
+            raise Unprocessable(
+                f"form field {self._part.name!r} is sent twice: send it once",
+                field=self._part.name,
+            )
+        self.names.add(self._part.name)
 
     def on_part_data(self, data: bytes, start: int, end: int) -> None:
         part = self._part
@@ -142,20 +152,24 @@ class _FormReader:
             part.chunks.append(data[start:end])
         elif part.filename is None:
             if part.size > MAX_FIELD_BYTES:
-                raise Unprocessable(
-                    f"form field {part.name!r} is over {MAX_FIELD_BYTES:,} bytes", field=part.name
+                if part.name == self.file_field:
+                    # A photo sent as text (curl -F "image=<photo.jpg"): said as such, not
+                    # as a field over the limit for text.
+                    raise Unprocessable(f"form field {part.name!r}: {_AS_TEXT}", field=part.name)
+                raise PayloadTooLarge(
+                    f"form field {part.name!r} is over {MAX_FIELD_BYTES:,} bytes, the limit",
+                    limit_bytes=MAX_FIELD_BYTES,
                 )
             part.chunks.append(data[start:end])
         # Other files are not kept: nothing here needs them.
 
     def on_part_end(self) -> None:
         part = self._part
+        self.in_part = False
         if self._is_photo(part):
-            self.photo = part  # as with any form, a repeated field's last value counts
+            self.photo = part
         elif part.filename is None:
             self.fields[part.name] = _text(b"".join(part.chunks))
-            if part.name == self.file_field:
-                self.photo = None
 
     def _is_photo(self, part: _Part) -> bool:
         return part.name == self.file_field and part.filename is not None
@@ -181,6 +195,8 @@ async def receive_photo(
             async for chunk in request.stream():
                 parser.write(chunk)
             parser.finalize()
+            if reader.in_part:
+                raise HTTPException(400, "the form ends in the middle of a part: was it cut short?")
         except FormParserError as error:
             raise HTTPException(400, "There was an error parsing the body") from error
         except ClientDisconnect:  # a phone that lost its signal mid-photo: no 500 logged
@@ -236,11 +252,10 @@ def _photo_error(file_field: str, text: str | None) -> dict[str, Any]:
     """The 422 entry for a File() parameter that is missing or sent as text."""
     if text is None:
         return {"type": "missing", "loc": ("body", file_field), "msg": "Field required"}
-    return {
-        "type": "value_error",
-        "loc": ("body", file_field),
-        "msg": "expected a file (a part with a filename), received text",
-    }
+    return {"type": "value_error", "loc": ("body", file_field), "msg": _AS_TEXT}
+
+
+_AS_TEXT = "expected a file (a part with a filename), received text"
 
 
 def _body_error(error: Any) -> dict[str, Any]:

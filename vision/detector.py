@@ -73,17 +73,29 @@ class ModelInfo:
         card_path = folder / MODEL_CARD
         if not card_path.exists():
             raise FileNotFoundError(f"no {MODEL_CARD} in {folder}: not a sushigo weights folder")
-        meta = json.loads(card_path.read_text())
-        return cls(
-            folder=folder,
-            detector=folder / meta["detector"],
-            classifier=folder / meta["classifier"],
-            stack_check=folder / meta["stack_check"] if meta.get("stack_check") else None,
-            imgsz=int(meta["imgsz"]),
-            conf=float(meta.get("conf", DETECTION_CONF)),
-            iou=float(meta.get("iou", NMS_IOU)),
-            meta=meta,
-        )
+        try:
+            meta = json.loads(card_path.read_text())
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise ValueError(f"{card_path} is not JSON ({error})") from None
+        if not isinstance(meta, dict):
+            raise ValueError(f"{card_path} is not a sushigo model card: not a JSON object")
+        try:
+            return cls(
+                folder=folder,
+                detector=folder / _file_name(meta["detector"]),
+                classifier=folder / _file_name(meta["classifier"]),
+                stack_check=(
+                    folder / _file_name(meta["stack_check"]) if meta.get("stack_check") else None
+                ),
+                imgsz=int(meta["imgsz"]),
+                conf=float(meta.get("conf", DETECTION_CONF)),
+                iou=float(meta.get("iou", NMS_IOU)),
+                meta=meta,
+            )
+        except KeyError as error:
+            raise ValueError(f"{card_path} is not a sushigo model card: no {error}") from None
+        except (TypeError, ValueError, AttributeError) as error:
+            raise ValueError(f"{card_path} is not a sushigo model card: {error}") from None
 
     def describe(self) -> dict[str, Any]:
         """What `GET /api/v1/model` shows: files, hashes, classes, when trained."""
@@ -101,6 +113,13 @@ class ModelInfo:
             "trained": self.meta.get("trained"),
             "metrics": self.meta.get("metrics", {}),
         }
+
+
+def _file_name(value: Any) -> str:
+    """A network's file as the model card names it: a name in the weights folder."""
+    if not isinstance(value, str) or not value:
+        raise TypeError(f"a network's file must be a name, got {value!r}")
+    return value
 
 
 def _sha256(path: Path) -> str:

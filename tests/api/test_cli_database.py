@@ -14,6 +14,15 @@ from api.cli import main
     ("where", "said"),
     [
         (["--database-url", "nonsense://x"], "'nonsense://x' is not a database URL"),
+        # No URL at all, and a database the service has no driver for: they had ended in
+        # tracebacks (ArgumentError from `corrections export`, MySQLdb not found).
+        (["--database-url", "notaurl"], "'notaurl' is not a database URL"),
+        (["--database-url", "mysql://who:secret@db/x"], "'mysql://who:***@db/x' is not a"),
+        # A bare postgresql:// is psycopg's, as a host hands it out (not psycopg2's).
+        (
+            ["--database-url", "postgresql://who:secret@127.0.0.1:9/none"],
+            "cannot use the database at postgresql+psycopg://who:***@127.0.0.1:9/none: ",
+        ),
         (
             ["--database-url", "postgresql+psycopg://who:secret@127.0.0.1:9/none"],
             "cannot use the database at postgresql+psycopg://who:***@127.0.0.1:9/none: ",

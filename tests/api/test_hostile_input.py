@@ -158,6 +158,14 @@ def test_a_tag_that_is_not_an_action_is_not_repeated(table: Table) -> None:
     assert_error(response, 422, "'action' must be one of", "set_counts")
 
 
+def test_a_correction_without_an_action_is_told_it_is_missing(table: Table) -> None:
+    """It had been told pydantic's "Unable to extract tag using discriminator 'action'"."""
+    response = table.client.post(
+        f"{table.collection_url(1, 1)}/corrections", json={"version": 0}, headers=table.headers
+    )
+    assert_error(response, 422, "'action' is missing")
+
+
 # --- what JSON cannot hold ----------------------------------------------------------------
 
 
@@ -202,11 +210,19 @@ def test_what_json_cannot_hold_is_422_where_it_is(
         (b'{"players": ["Ana", "Ben"], "rounds": ' + b"9" * 5_000 + b"}", "too many digits"),
         (b'{"players": ["Ana", "\xff"]}', "not UTF-8"),
         (b'{"players": ["Ana", "Ben"],', "JSON decode error"),
+        # Python's parser keeps the last of two, silently: which was meant is no guess.
+        (b'{"players": ["Ana", "Ben"], "rounds": 3, "rounds": 5}', "'rounds' appears twice"),
     ],
-    ids=["surrogate name", "NaN title", "deep", "huge number", "not utf-8", "cut short"],
+    ids=["surrogate name", "NaN title", "deep", "huge number", "not utf-8", "cut short", "twice"],
 )
 def test_a_game_body_json_cannot_hold_is_422(client: TestClient, body: bytes, named: str) -> None:
     assert_error(post_raw(client, "/api/v1/games", body), 422, named)
+
+
+def test_a_tally_naming_a_card_twice_is_422(client: TestClient) -> None:
+    """{"tempura": 1, "tempura": 2} had been scored as 2 tempura."""
+    body = b'{"tallies": [{"tempura": 1, "tempura": 2}, {}]}'
+    assert_error(post_raw(client, "/api/v1/score/round", body), 422, "'tempura' appears twice")
 
 
 # --- names and titles ---------------------------------------------------------------------

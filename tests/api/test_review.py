@@ -146,6 +146,28 @@ def test_confirm_freezes_and_a_correction_unconfirms(
     assert draft["status"] == "draft" and draft["confirmed_tally"] is None
 
 
+@pytest.mark.both_databases
+def test_undoing_the_correction_that_unconfirmed_gives_the_confirmation_back(
+    table: Table, uploaded: dict[str, Any]
+) -> None:
+    """Undo takes the tally back to what was confirmed: it is confirmed again (it had
+    stayed a draft, and the round could not be recorded until confirmed anew). Undoing a
+    correction the confirmation holds leaves a draft."""
+    table.correct(1, 1, action="delete", detection=2)
+    confirmed = table.confirm(1, 1)
+    table.correct(1, 1, action="delete", detection=1)
+    table.correct(1, 1, action="set_counts", counts={"pudding": 3})
+    draft = table.act(1, 1, "undo").json()
+    assert draft["status"] == "draft"  # the delete of box 1 still stands
+    back = table.act(1, 1, "undo").json()
+    assert back["status"] == "confirmed" and back["can_undo"]
+    assert back["confirmed_tally"] == back["tally"] == confirmed["confirmed_tally"]
+    # The delete of box 2 was confirmed: undoing it changes the confirmed tally.
+    draft = table.act(1, 1, "undo").json()
+    assert draft["status"] == "draft" and draft["confirmed_tally"] is None
+    assert draft["tally"] != confirmed["confirmed_tally"]
+
+
 def test_confirm_needs_something_entered(table: Table) -> None:
     response = table.act(1, 2, "confirm")
     assert response.status_code == 409

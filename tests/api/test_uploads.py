@@ -44,12 +44,45 @@ def test_the_stored_photo_is_the_bytes_sent_and_named_by_their_hash(
     assert image.content == photo
 
 
-def test_a_repeated_image_field_counts_its_last_value(table: Table) -> None:
-    first, last = make_photo((300, 200)), make_photo((330, 220))
-    files = [("image", ("a.jpg", first, "image/jpeg")), ("image", ("b.jpg", last, "image/jpeg"))]
-    response = _post(table, files=files, data={"version": "0"})
-    assert response.status_code == 201, response.text
-    assert response.json()["photo"]["sha256"] == hashlib.sha256(last).hexdigest()
+def _form(*parts: tuple[str, str | None, bytes]) -> dict[str, Any]:
+    """A multipart body of (name, filename or None, bytes) parts, as it goes to _post."""
+    body = b""
+    for name, filename, data in parts:
+        named = f'; filename="{filename}"' if filename else ""
+        body += f'--abc\r\nContent-Disposition: form-data; name="{name}"{named}\r\n\r\n'.encode()
+        body += data + b"\r\n"
+    body += b"--abc--\r\n"
+    return {"content": body, "headers": {"content-type": "multipart/form-data; boundary=abc"}}
+
+
+@pytest.mark.parametrize(
+    "repeated",
+    [
+        _form(("version", None, b"0"), ("image", "a.jpg", _photo()), ("image", "b.jpg", _photo())),
+        _form(("version", None, b"0"), ("version", None, b"5"), ("image", "a.jpg", _photo())),
+    ],
+    ids=["two photos", "two versions"],
+)
+def test_a_field_sent_twice_is_refused(table: Table, repeated: dict[str, Any]) -> None:
+    """Which of two photos (or versions) was meant is no guess to make: the last had been
+    taken, silently."""
+    response = _post(table, **repeated)
+    assert response.status_code == 422, response.text
+    assert response.json()["detail"].endswith("is sent twice: send it once")
+    assert table.collection(1, 1)["version"] == 0 and table.collection(1, 1)["photo"] is None
+
+
+def test_a_form_cut_short_is_400(table: Table) -> None:
+    body = (
+        b'--abc\r\nContent-Disposition: form-data; name="version"\r\n\r\n0\r\n'
+        b'--abc\r\nContent-Disposition: form-data; name="image"; filename="a.jpg"\r\n'
+        b"Content-Type: image/jpeg\r\n\r\n" + _photo()[:500]
+    )
+    headers = {"content-type": "multipart/form-data; boundary=abc"}
+    response = _post(table, content=body, headers=headers)
+    assert response.status_code == 400, response.text
+    assert response.json()["detail"] == ("the form ends in the middle of a part: was it cut short?")
+    assert table.collection(1, 1)["version"] == 0
 
 
 @pytest.mark.parametrize(
@@ -101,12 +134,25 @@ def test_a_body_that_is_not_multipart_is_400(table: Table) -> None:
     assert response.status_code == 400
 
 
-def test_an_oversized_text_field_is_refused(table: Table) -> None:
+def test_an_oversized_text_field_is_413_with_its_limit(table: Table) -> None:
     response = _post(
         table, files={"image": ("a.jpg", _photo())}, data={"version": "0", "note": "x" * 70_000}
     )
-    assert response.status_code == 422
-    assert "note" in response.json()["detail"]
+    assert response.status_code == 413
+    body = response.json()
+    assert body["detail"] == "form field 'note' is over 65,536 bytes, the limit"
+    assert body["limit_bytes"] == 65_536 and body["reason"] == "too_large"
+
+
+def test_a_photo_sent_as_text_is_said_so(table: Table) -> None:
+    """curl -F "image=<photo.jpg" sends the photo as a text field: said as such, where it
+    had been told the limit for text fields."""
+    photo = b"\xff\xd8\xff" + bytes(range(256)) * 300  # 77 kB
+    response = _post(table, **_form(("version", None, b"0"), ("image", None, photo)))
+    assert response.status_code == 422, response.text
+    assert response.json()["detail"] == (
+        "form field 'image': expected a file (a part with a filename), received text"
+    )
 
 
 def test_unknown_game_and_missing_token_come_before_form_errors(table: Table) -> None:

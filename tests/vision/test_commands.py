@@ -83,6 +83,31 @@ def test_detect_names_a_missing_or_unreadable_photo(
     assert f"--annotate: no folder {nowhere.parent}" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("card", "said"),
+    [
+        ("{}", "is not a sushigo model card: no 'detector'"),
+        ('{"detector": "f.onnx"}', "is not a sushigo model card: no 'classifier'"),
+        ("[1, 2]", "is not a sushigo model card: not a JSON object"),
+        ('{"detector": 3, "classifier": "c.onnx", "imgsz": 416}', "must be a name, got 3"),
+        ("{", "is not JSON (Expecting property name"),
+    ],
+)
+def test_detect_names_a_weights_folder_whose_model_card_is_wrong(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], card: str, said: str
+) -> None:
+    """A model card it cannot use is named with what is wrong in it: it had ended in a
+    KeyError's traceback."""
+    photo = tmp_path / "table.jpg"
+    cv2.imwrite(str(photo), np.full((480, 640, 3), 90, np.uint8))
+    (tmp_path / "w").mkdir()
+    (tmp_path / "w" / "model.json").write_text(card)
+    assert main(["detect", str(photo), "--weights", str(tmp_path / "w")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"sushigo detect: error: {tmp_path / 'w' / 'model.json'} "), err
+    assert said in err and "Traceback" not in err
+
+
 def test_eval_reports_exact_tallies_and_writes_json(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
