@@ -292,6 +292,12 @@ def correct(
     _, view = open_collection(session, game, number, seat)
     check_version("collection", view.collection.version, correction.version)
     payload = _payload(game, view, correction)
+    if isinstance(correction, SetCounts) and all(
+        view.state.counts.get(key) == value for key, value in correction.counts.items()
+    ):
+        # Counts as they stand (a null for a count never set): no event, so that no new
+        # photo needs `replace` over a reading nobody changed.
+        return view
     _append(
         session,
         view.collection,

@@ -124,7 +124,7 @@ def run_db_upgrade(args: argparse.Namespace) -> int:
     from api.settings import get_settings
 
     settings = get_settings(data_dir=args.data_dir, database_url=args.database_url)
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    settings.make_data_dir()
     with opening(settings.resolved_database_url):
         engine = make_engine(settings.resolved_database_url)
         try:

@@ -100,6 +100,7 @@ def update_game(
 ) -> Game:
     """Rename players, retitle, change the variant; `fields` says which were given."""
     check_version("game", game.version, version)
+    before = _settled(game)
     if "players" in fields and players is not None:
         if len(players) != len(game.players):
             raise Conflict(
@@ -124,9 +125,19 @@ def update_game(
         for number in range(game.rounds + 1, rounds + 1):
             _add_round(game, number)
         game.rounds = rounds
+    if _settled(game) == before:
+        # Nothing changed (the same names, a null): no new version, so that no other
+        # phone's write turns stale over it.
+        return game
     advance(session, game, version)
     session.commit()
     return game
+
+
+def _settled(game: Game) -> tuple[object, ...]:
+    """What a PATCH can change."""
+    names = tuple(player.name for player in game.players)
+    return (names, game.title, game.pass_both_ways, game.rounds)
 
 
 # --- rounds and versions ---------------------------------------------------------------

@@ -69,7 +69,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     the newest migration (api/migrations; a database from before migrations is kept).
     """
     settings = settings or get_settings()
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    settings.make_data_dir()
     remove_incoming(settings.data_dir)
     engine = make_engine(settings.resolved_database_url)
     upgrade_schema(engine)

@@ -37,6 +37,13 @@ class Settings(BaseSettings):
     max_pixels: int = Field(default=MAX_PHOTO_PIXELS, gt=0)
     detect_concurrency: int = Field(default=2, ge=1)
 
+    def make_data_dir(self) -> None:
+        """The data folder, made where it is not yet; a file in its place is named as
+        such (mkdir had said only "file exists")."""
+        if self.data_dir.exists() and not self.data_dir.is_dir():
+            raise NotADirectoryError(f"{self.data_dir} is a file: the data folder must be a folder")
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+
     @property
     def resolved_database_url(self) -> str:
         if self.database_url:

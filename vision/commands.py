@@ -91,7 +91,9 @@ def register(subparsers: Any) -> None:
     )
     train.add_argument("--batch", type=whole_number(1), default=16)
     train.add_argument("--threads", type=whole_number(1), default=2, help="torch threads (2)")
-    train.add_argument("--fraction", type=float, default=1.0, help="share of the dataset to use")
+    train.add_argument(
+        "--fraction", type=_share, default=1.0, help="share of the dataset to use, in (0, 1]"
+    )
     train.add_argument(
         "--device", default="cpu", help="detector training device: cpu (default) or a GPU, e.g. 0"
     )
@@ -170,6 +172,18 @@ def register(subparsers: Any) -> None:
     ev.set_defaults(handler=run_eval)
 
 
+def _share(text: str) -> float:
+    """A share above 0 and at most 1 (ultralytics' own word on 5 had been "invalid. Use
+    integer count >1 or ratio (0, 1]")."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a share such as 0.5, got {text!r}") from None
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"expected a share above 0 and at most 1, got {text}")
+    return value
+
+
 def _positive_hours(text: str) -> float:
     try:
         value = float(text)
@@ -199,6 +213,9 @@ def run_detect(args: argparse.Namespace) -> int:
         raise FileNotFoundError(f"no such photo: {args.photo}")
     if args.annotate is not None:
         _can_write("--annotate", args.annotate)
+        if args.annotate.suffix.lower() not in (".jpg", ".jpeg"):
+            # It had written JPEG bytes under whatever name it was given (OUT.png).
+            raise ValueError(f"--annotate writes a JPEG: name it .jpg, not {args.annotate.name}")
     try:
         photo = load_photo_file(args.photo)
     except PhotoError as error:

@@ -50,3 +50,18 @@ def test_a_database_that_cannot_be_used_is_said_in_one_line(
     assert err.startswith(f"sushigo {command[0]}: error: ") and err.count("\n") == 1, err
     assert said in err and "secret" not in err
     assert (corrupt / "sushigo.sqlite3").read_text() == "not a database"
+
+
+@pytest.mark.parametrize("command", [["db", "upgrade"], ["serve"]])
+def test_a_data_folder_that_is_a_file_is_said_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    """mkdir had said only "PATH: file exists"."""
+    taken = tmp_path / "photo.jpg"
+    taken.write_bytes(b"\xff\xd8\xff")
+    assert main([*command, "--data-dir", str(taken)]) == 2
+    err = capsys.readouterr().err
+    assert (
+        err == f"sushigo {command[0]}: error: {taken} is a file: the data folder must be a folder\n"
+    )
+    assert taken.read_bytes() == b"\xff\xd8\xff"

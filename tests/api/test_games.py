@@ -180,6 +180,21 @@ def test_update_renames_and_changes_variant(client: TestClient, table: Table) ->
     assert client.get(f"{table.url}/rounds/4").status_code == 200
 
 
+@pytest.mark.parametrize(
+    "body",
+    [{"players": None}, {"players": ["Ana", "Ben", "Cy"]}, {"title": None}, {"rounds": 3}],
+    ids=["null players", "the same names", "no title again", "the same rounds"],
+)
+def test_an_update_that_changes_nothing_keeps_the_version(
+    client: TestClient, table: Table, body: dict[str, Any]
+) -> None:
+    """A new version over no change would have turned every other phone's write stale."""
+    before = client.get(table.url).json()
+    response = client.patch(table.url, json={"version": 0, **body}, headers=table.headers)
+    assert response.status_code == 200, response.text
+    assert response.json()["version"] == 0 and client.get(table.url).json() == before
+
+
 @pytest.mark.both_databases
 def test_update_with_stale_version_is_409_and_changes_nothing(
     client: TestClient, table: Table

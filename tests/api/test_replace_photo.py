@@ -114,9 +114,13 @@ def test_a_corrected_draft_is_refused_an_untouched_one_is_not(
     assert refused.status_code == 409
     assert refused.json()["confirmed"] is False and refused.json()["corrections"] == 1
     assert "corrected (1 correction)" in refused.json()["detail"]
-    # An undone correction leaves nothing at stake.
+    # An undone correction leaves nothing at stake; nor do counts set as they stand (a
+    # null for a count never set had made an event, and the reading "reviewed").
     _ok(table.act(1, 2, "undo"))
     assert table.collection(1, 2)["reviewed"] is False
+    version = table.collection(1, 2)["version"]
+    unchanged = _ok(table.correct(1, 2, action="set_counts", counts={"egg": None}))
+    assert unchanged["reviewed"] is False and unchanged["version"] == version
     assert table.upload(1, 2, _photo(detector, 904, NINE)).status_code == 201
 
 

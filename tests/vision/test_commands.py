@@ -81,6 +81,10 @@ def test_detect_names_a_missing_or_unreadable_photo(
     nowhere = tmp_path / "none" / "a.jpg"
     assert main(["detect", str(text), "--annotate", str(nowhere)]) == 2
     assert f"--annotate: no folder {nowhere.parent}" in capsys.readouterr().err
+    # It writes a JPEG: not under another format's name.
+    assert main(["detect", str(text), "--annotate", str(tmp_path / "out.png")]) == 2
+    assert "--annotate writes a JPEG: name it .jpg, not out.png" in capsys.readouterr().err
+    assert not (tmp_path / "out.png").exists()
 
 
 @pytest.mark.parametrize(
@@ -169,6 +173,8 @@ def test_eval_with_no_photo_read_wrong_writes_json_that_parses(
         (["train", "--batch", "-4"], "argument --batch: expected at least 1, got -4"),
         (["eval", "--limit", "0"], "argument --limit: expected at least 1, got 0"),
         (["eval", "--split", "bogus"], "argument --split: invalid choice: 'bogus'"),
+        (["train", "--fraction", "5"], "--fraction: expected a share above 0 and at most 1"),
+        (["train", "--fraction", "half"], "--fraction: expected a share such as 0.5, got 'half'"),
     ],
 )
 def test_train_and_eval_name_a_bad_number_before_any_work(
