@@ -127,7 +127,7 @@ class Player:
     stop: threading.Event
     answers: list[tuple[str, int, float]] = field(default_factory=list)
     recorded: list[list[dict[str, int]]] = field(default_factory=list)
-    moves: dict[tuple[int, int], int] = field(default_factory=dict)  # writes per collection
+    moves: dict[tuple[int, int], int] = field(default_factory=dict)  # events per collection
 
     def play(self) -> None:
         with httpx.Client(base_url=self.base, timeout=60, headers=self.game.auth) as client:
@@ -159,8 +159,12 @@ class Player:
             ("confirm", {}),
         ]
         for path, body in moves:
-            view = self._call(client, "POST", f"{url}/{path}", {**body, "version": view["version"]})
-        self.moves[number, seat] = self.moves.get((number, seat), 0) + len(moves)
+            before = view["version"]
+            view = self._call(client, "POST", f"{url}/{path}", {**body, "version": before})
+            # A write that changes nothing (the same hand again, a confirmation that the
+            # undo gave back) stores no event and keeps the version.
+            if view["version"] != before:
+                self.moves[number, seat] = self.moves.get((number, seat), 0) + 1
 
     def _call(self, client: httpx.Client, method: str, url: str, body: Any = None) -> Any:
         started = time.perf_counter()

@@ -42,5 +42,6 @@ def _describe(character: str) -> str:
 
 
 def name_key(name: str) -> str:
-    """What two names are compared by: "Ana" and "ANA" are one player's name."""
-    return name.casefold()
+    """What two names are compared by: "Ana" and "ANA" are one player's name, and so are
+    "Cy" and its fullwidth "Ｃy" (NFKC: they read the same on the score sheet)."""
+    return unicodedata.normalize("NFKC", name).casefold()

@@ -69,10 +69,10 @@ export function renderHome(missing = null) {
   const error = h("p", { class: "error", role: "alert", hidden: true, "data-testid": "start-error" });
 
   // The names as the server would refuse them: left empty, or given twice ("Ana" and
-  // "ANA" are one name, scoring.names.name_key).
+  // "ANA", "Cy" and a fullwidth "Ｃy", are one name: scoring.names.name_key).
   const wrongNames = () => {
     const inputs = [...names.querySelectorAll("input")];
-    const key = (input) => input.value.trim().normalize("NFC").toLowerCase();
+    const key = (input) => input.value.trim().normalize("NFKC").toLowerCase();
     return {
       blank: inputs.filter((i) => !i.value.trim()),
       twice: inputs.filter((i) => i.value.trim() && inputs.some((o) => o !== i && key(o) === key(i))),

@@ -254,8 +254,8 @@ def test_a_name_that_is_not_a_name_is_422(
 
 @pytest.mark.parametrize(
     "players",
-    [["Ana", "ana"], ["José", "Jose\u0301"], ["Ana", " ANA "], ["Ǆ", "ǆ"]],
-    ids=["case", "nfc", "spaces and case", "digraph"],
+    [["Ana", "ana"], ["José", "Jose\u0301"], ["Ana", " ANA "], ["Ǆ", "ǆ"], ["Cy", "Ｃy"]],
+    ids=["case", "nfc", "spaces and case", "digraph", "fullwidth"],
 )
 def test_two_players_cannot_share_a_name_once_normalised(
     client: TestClient, players: list[str]

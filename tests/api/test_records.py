@@ -125,7 +125,7 @@ def test_a_kind_over_the_deck_accepted_in_one_round_blocks_no_round_without_it(
 def test_stale_round_version_is_409(table: Table) -> None:
     enter(table, 1, ROUND)
     version = table.round(1)["version"]
-    table.correct(1, 1, action="set_counts", counts={"tempura": 2})  # moves the round on
+    table.correct(1, 1, action="set_counts", counts={"tempura": 3})  # moves the round on
     table.confirm(1, 1)
     response = table.record(1, version=version)
     assert response.status_code == 409
