@@ -209,8 +209,10 @@ def run_detect(args: argparse.Namespace) -> int:
 
     if args.photo.is_dir():
         raise IsADirectoryError(f"{args.photo} is a folder: give the photo's file")
-    if not args.photo.is_file():
+    if not args.photo.exists():
         raise FileNotFoundError(f"no such photo: {args.photo}")
+    if not args.photo.is_file():
+        raise ValueError(f"{args.photo} is not a file (a device or a pipe): give the photo's file")
     if args.annotate is not None:
         _can_write("--annotate", args.annotate)
         if args.annotate.suffix.lower() not in (".jpg", ".jpeg"):

@@ -387,13 +387,22 @@ def _load(folder: Path, threads: int) -> CardDetector:
 
 def load_detector(weights: Path | None = None, *, threads: int = 2) -> CardDetector:
     """The detector for a weights folder, loaded once per process and shared."""
-    folder = Path(weights).resolve() if weights else WEIGHTS_DIR.resolve()
-    if folder.is_file():
-        folder = folder.parent
-    return _load(folder, threads)
+    return _load(_weights_folder(weights), threads)
 
 
 def model_info(weights: Path | None = None) -> ModelInfo:
     """The weights' metadata, without loading onnxruntime."""
-    folder = Path(weights).resolve() if weights else WEIGHTS_DIR.resolve()
-    return ModelInfo.load(folder.parent if folder.is_file() else folder)
+    return ModelInfo.load(_weights_folder(weights))
+
+
+def _weights_folder(weights: Path | None) -> Path:
+    """The weights folder `weights` names: a folder, or a file in one (its model.json)."""
+    given = Path(weights).resolve() if weights else WEIGHTS_DIR.resolve()
+    if not given.is_file():
+        return given
+    if not (given.parent / MODEL_CARD).is_file():
+        # A photo given as --weights had been told "no model.json in" its folder.
+        raise FileNotFoundError(
+            f"{weights} is a file with no {MODEL_CARD} beside it: name a weights folder"
+        )
+    return given.parent

@@ -78,6 +78,8 @@ def test_detect_names_a_missing_or_unreadable_photo(
     folder.mkdir()
     assert main(["detect", str(folder)]) == 2
     assert f"{folder} is a folder" in capsys.readouterr().err
+    assert main(["detect", "/dev/null"]) == 2  # it had been told "no such photo"
+    assert "/dev/null is not a file (a device or a pipe)" in capsys.readouterr().err
     nowhere = tmp_path / "none" / "a.jpg"
     assert main(["detect", str(text), "--annotate", str(nowhere)]) == 2
     assert f"--annotate: no folder {nowhere.parent}" in capsys.readouterr().err
@@ -110,6 +112,16 @@ def test_detect_names_a_weights_folder_whose_model_card_is_wrong(
     err = capsys.readouterr().err
     assert err.startswith(f"sushigo detect: error: {tmp_path / 'w' / 'model.json'} "), err
     assert said in err and "Traceback" not in err
+
+
+def test_detect_names_weights_that_are_no_weights_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    photo = tmp_path / "table.jpg"
+    cv2.imwrite(str(photo), np.full((480, 640, 3), 90, np.uint8))
+    assert main(["detect", str(photo), "--weights", str(photo)]) == 2
+    said = f"{photo} is a file with no model.json beside it: name a weights folder"
+    assert said in capsys.readouterr().err
 
 
 def test_eval_reports_exact_tallies_and_writes_json(
