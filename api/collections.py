@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any, Final
 
 from sqlalchemy import select, update
@@ -86,16 +85,24 @@ class CollectionView:
     assessment: review.Assessment
     photo: Photo | None  # the current one
     photos: dict[int, Photo] = field(default_factory=dict)  # every one uploaded, by id
+    # What is looked up once asked for. Not functools.cached_property: on Python 3.11 it
+    # holds one lock for every view, and a view waiting inside it for the database's
+    # write turn held up every other request's view, which held that turn (a deadlock
+    # of three phones uploading at once, ended by the 30 s timeouts).
+    _looked_up: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def player(self) -> Player:
         return self.collection.player
 
-    @cached_property
+    @property
     def same_photo(self) -> list[SamePhoto]:
         """Other collections whose current photo is this one's file (`_same_photo`):
         looked up only where a view's problems are asked for (not by the export)."""
-        return _same_photo(self.game, self.collection, self.photo)
+        if "same_photo" not in self._looked_up:
+            self._looked_up["same_photo"] = _same_photo(self.game, self.collection, self.photo)
+        found: list[SamePhoto] = self._looked_up["same_photo"]
+        return found
 
     @property
     def problems(self) -> list[Problem]:

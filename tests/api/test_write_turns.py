@@ -117,3 +117,40 @@ def test_a_dropped_connection_gives_its_turn_back(engine: Engine) -> None:
     connection.invalidate()
     assert _begins_within(engine, 5)
     connection.close()
+
+
+def test_a_view_waiting_on_the_database_holds_up_no_other_view(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A collection's view looks up the game's other photos (same_photo) when asked: one
+    view waiting there for its write turn must not hold up another's lookup. With
+    functools.cached_property (one lock for every view on Python 3.11) it did, and three
+    phones uploading at once stalled 60 s, then failed with "database is locked"."""
+    from api import collections
+
+    entered, release = threading.Event(), threading.Event()
+
+    def lookup(game: object, collection: object, photo: object) -> list[object]:
+        if collection == "waits":
+            entered.set()
+            release.wait(10)
+        return []
+
+    monkeypatch.setattr(collections, "_same_photo", lookup)
+    views = [
+        collections.CollectionView(None, None, name, None, None, None)  # type: ignore[arg-type]
+        for name in ("waits", "asks")
+    ]
+    waiting = threading.Thread(target=lambda: views[0].same_photo)
+    waiting.start()
+    try:
+        assert entered.wait(10)
+        answered = threading.Event()
+        asking = threading.Thread(target=lambda: (views[1].same_photo, answered.set()))
+        asking.start()
+        assert answered.wait(5), "the second view's lookup waited for the first's"
+    finally:
+        release.set()
+        waiting.join()
+    asking.join()
+    assert views[1].same_photo == [] and views[0].same_photo == []
