@@ -32,8 +32,8 @@ export function errorMessage(status, body) {
   return `The server answered ${status}.`;
 }
 
-const OFFLINE =
-  "No connection to the server. Nothing is lost: try again when you are back online.";
+// What was sent did not arrive: said so (it had said "Nothing is lost" of a tap it lost).
+const OFFLINE = "No connection: not saved. Try again once back online.";
 
 export class Api {
   constructor(gameId, token) {

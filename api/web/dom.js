@@ -57,7 +57,10 @@ export function show(...parts) {
 export function showInPlace(touched, build) {
   const held = heldPlace(touched);
   const focused = focusedKey();
+  const open = location.search === shownFor ? openParts() : [];
   show(...build());
+  shownFor = location.search;
+  for (const selector of open) root.querySelector(selector)?.setAttribute("open", "");
   if (held) {
     const node = root.querySelector(held.selector);
     if (node) window.scrollBy({ top: node.getBoundingClientRect().top - held.top, behavior: "instant" });
@@ -75,6 +78,17 @@ export function focusScreen() {
   if (!heading) return;
   heading.tabIndex = -1;
   heading.focus({ preventScroll: true });
+}
+
+// The address the screen shown was built for: a part opened on it (the box list, a
+// round's cards) stays open when the same screen is built anew, as another phone's change
+// arrives; it had closed, and the controls under it moved under the player's finger.
+let shownFor = null;
+
+function openParts() {
+  return [...root.querySelectorAll("details[open][data-testid]")].map(
+    (part) => `details[data-testid="${CSS.escape(part.dataset.testid)}"]`,
+  );
 }
 
 // Where the control of data-testid `testid` lies on the screen; null where it is not on

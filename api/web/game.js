@@ -380,7 +380,7 @@ function roundScores(round) {
   );
   const tallies = h(
     "details",
-    { class: "tallies" },
+    { class: "tallies", "data-testid": "cards-counted" },
     h("summary", {}, "Cards counted"),
     scrolling(
       h(

@@ -2,7 +2,7 @@
 // while the page is open (poll), since the other phones at the table change the game too.
 
 import { Api, ApiError } from "./api.js";
-import { focusScreen, h, root, show } from "./dom.js";
+import { focusScreen, h, listNames, root, show } from "./dom.js";
 import { memory } from "./memory.js";
 import { app, readRoute, selectedRound, takeTokenFromLink } from "./state.js";
 import { backClosesSheet, closeSheet, sheet, toast } from "./sheet.js";
@@ -120,8 +120,33 @@ async function lookAgain() {
   setOffline(false);
   // A write or a navigation since the poll began has newer news than the poll.
   if (generation !== app.generation || app.busy || app.loading || app.uploading) return;
+  const news = newsFromElsewhere(app.game, state.game, state.standings);
   Object.assign(app, state);
+  // The games on this phone (home) keep the winner as it now stands, a fix included.
+  memory.remember(app.game, app.standings, app.route);
   if (snapshot() !== app.renderedData && !sheet.open && !app.drawing) render();
+  if (news) toast(news, "info");
+}
+
+// What another phone did that changes where this one stands, said rather than only shown:
+// the game over (the winner had sat 1.7 screens down, unannounced), a recorded round
+// opened to fix, or recorded again.
+function newsFromElsewhere(before, after, standings) {
+  if (!before || before.id !== after.id) return null;
+  if (before.status === "playing" && after.status === "finished") {
+    const winners = standings?.winners ?? [];
+    return `The game is over: ${listNames(winners)} ${winners.length === 1 ? "wins" : "share the win"}.`;
+  }
+  for (const round of after.round_states) {
+    const was = before.round_states.find((r) => r.number === round.number)?.status;
+    if (was === "recorded" && round.status === "reopened") {
+      return `Round ${round.number} was opened on another phone, to fix it.`;
+    }
+    if (was === "reopened" && round.status === "recorded") {
+      return `Round ${round.number} was recorded again on another phone.`;
+    }
+  }
+  return null;
 }
 
 export function startPolling() {

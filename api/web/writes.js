@@ -60,7 +60,8 @@ export async function writeFailed(error) {
     memory.setToken(app.api.gameId, null);
     app.api.token = null;
   } else if (error.stale) {
-    toast("Changed on another phone meanwhile: shown as it is now. Try again if needed.", "error");
+    // Said whole in a toast's three lines: that the tap did not count, and what to do.
+    toast("Not saved: changed on another phone first. Try again.", "error");
   } else {
     toast(error.message, "error");
   }
@@ -186,6 +187,12 @@ export function recordRound(acceptProblems) {
       if (error instanceof ApiError && error.status === 422 && error.body?.problems) {
         app.recordProblems = { message: error.message, problems: error.body.problems };
         render();
+        return;
+      }
+      if (error instanceof ApiError && error.body?.reason === "round_recorded") {
+        // Two phones tapped Record together: what was asked is done, no error.
+        toast(`Round ${number} was recorded on another phone.`, "info");
+        await go({ game: app.game.id, round: number }, { replace: true });
         return;
       }
       throw error;

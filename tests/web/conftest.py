@@ -129,6 +129,15 @@ def touch_phone(browser: Any, width: int, height: int) -> Iterator[Any]:
 
 # The screen point of a spot on the review photo (photo px), the photo scrolled to the
 # screen's middle; and whether it lies inside the photo's view as zoomed.
+# Every toast kept as it comes, in window.toldSoFar (each goes by itself after seconds),
+# and in window.toldCut each one its three lines cut short.
+TOLD_SO_FAR = """() => { window.toldSoFar = []; window.toldCut = [];
+  new MutationObserver(() => document.querySelectorAll(".toast-text").forEach((t) => {
+    if (window.toldSoFar.includes(t.textContent)) return;
+    window.toldSoFar.push(t.textContent);
+    if (t.scrollHeight > t.clientHeight) window.toldCut.push(t.textContent);
+  })).observe(document.getElementById("toasts"), { childList: true, subtree: true }); }"""
+
 ON_SCREEN = """([x, y]) => {
   const svg = document.querySelector('[data-testid="photo"]');
   svg.scrollIntoView({ block: "center" });

@@ -19,7 +19,7 @@ import pytest
 from datasets.faces import FacePool
 from datasets.scene import make_scene
 from scoring import GameRules, Tally, check_game, score_game
-from tests.web.conftest import PHONE, TIMEOUT_MS, Server
+from tests.web.conftest import PHONE, TIMEOUT_MS, TOLD_SO_FAR, Server
 
 pytestmark = pytest.mark.browser
 
@@ -352,16 +352,11 @@ def test_a_whole_game_on_a_phone(server: Server, browser: Any, photos: list[list
     tallies[0][1] = after
     rounds = [[Tally.from_mapping(t) for t in r] for r in tallies]
     totals = [p.total for p in score_game(NAMES, rounds, validate=False).players]
-    # Every toast kept as it comes: each goes by itself after a few seconds.
-    page.evaluate(
-        """() => { window.toldSoFar = [];
-          new MutationObserver(() => document.querySelectorAll(".toast-text").forEach((t) => {
-            if (!window.toldSoFar.includes(t.textContent)) window.toldSoFar.push(t.textContent);
-          })).observe(document.getElementById("toasts"), { childList: true, subtree: true }); }"""
-    )
+    page.evaluate(TOLD_SO_FAR)
     record(page, 1)
     # The toast says whose total the fix changed (an egg: one point more for Ben).
     told = page.evaluate("() => window.toldSoFar")
+    assert page.evaluate("() => window.toldCut") == []
     assert f"Round 1 is recorded again: Ben {totals[1] - 1} → {totals[1]}." in told, told
     check_standings(page, tallies)
 
