@@ -2,6 +2,7 @@
 // before it returned; one that fails says why and shows the game as it is now.
 
 import { ApiError } from "./api.js";
+import { CATEGORIES } from "./cards.js";
 import { h, plural } from "./dom.js";
 import { memory } from "./memory.js";
 import { app, go } from "./state.js";
@@ -106,8 +107,23 @@ export function useDetectedCount(key) {
   return correct({ action: "set_counts", counts: { [key]: null } });
 }
 
+// Undo takes back the cards' last change, whichever phone made it: it says which counts
+// it moved, so that a player whose own tap was not the last sees it (at a table, another
+// phone's + had been undone in silence).
 export function undo() {
-  return collectionWrite((api, c) => api.undo(c.round, c.seat, c.version));
+  return collectionWrite(async (api, c) => {
+    const result = await api.undo(c.round, c.seat, c.version);
+    toast(undone(c.tally, result.tally), "info");
+    return result;
+  });
+}
+
+function undone(before, after) {
+  const moved = CATEGORIES.filter((cat) => before[cat.key] !== after[cat.key]).map(
+    (cat) => `${cat.short} ${before[cat.key]} → ${after[cat.key]}`,
+  );
+  if (!moved.length) return "Undone: a change to the boxes, no count.";
+  return `Undone: ${moved.slice(0, 2).join(", ")}${moved.length > 2 ? ", …" : ""}.`;
 }
 
 // A hand that is not the hand size, or a card still marked "?" (a warning points at it), is

@@ -246,6 +246,36 @@ def test_a_list_opened_stays_open_as_another_phones_change_arrives(
     assert page.get_by_test_id("box-list").get_attribute("open") is not None
 
 
+def test_undo_says_which_counts_it_moved(server: Server, phone: Any) -> None:
+    """Undo takes back the cards' last change, whichever phone made it; it says which
+    counts that moved (another phone's + had been undone in silence, the player's own
+    tap left standing)."""
+    page = phone
+    open_review(server, page, STACK_BOXES, STACK_PHOTO)
+    tempura = int(page.get_by_test_id("count-tempura").inner_text())
+    page.get_by_test_id("plus-tempura").tap()
+    idle(page)
+    game_id = re.search(r"game=(\w+)", page.url)[1]
+    url = f"{server.url}/api/v1/games/{game_id}/rounds/1/players/1"
+    token = page.evaluate(f"() => localStorage.getItem('sushigo:token:{game_id}')")
+    body = {"action": "adjust_count", "category": "pudding", "delta": 1}
+    body["version"] = httpx.get(url).json()["version"]
+    httpx.post(f"{url}/corrections", json=body, headers={"X-Edit-Token": token}).raise_for_status()
+    page.wait_for_function(
+        """() => document.querySelector('[data-testid="count-pudding"]')?.textContent === "1" """
+    )
+    page.evaluate(TOLD_SO_FAR)
+    page.get_by_test_id("undo").tap()
+    idle(page)
+    assert page.evaluate("() => window.toldSoFar") == ["Undone: Pudding 1 → 0."]
+    assert page.get_by_test_id("count-tempura").inner_text() == str(tempura + 1)
+    page.get_by_test_id("undo").tap()
+    idle(page)
+    told = page.evaluate("() => window.toldSoFar")
+    assert told[-1] == f"Undone: Tempura {tempura + 1} → {tempura}.", told
+    assert page.evaluate("() => window.toldCut") == []
+
+
 def test_the_next_screen_opens_at_its_top(server: Server, phone: Any) -> None:
     """ "Go to round 2", tapped with round 1 scrolled down, opens round 2 at its top, and a
     player's photo sent from there opens the review at its top (the hand check and the
