@@ -96,12 +96,15 @@ def database_url(url: str) -> URL:
     if parsed is not None and parsed.drivername in _PSYCOPG:
         parsed = parsed.set(drivername="postgresql+psycopg")
     if parsed is None or parsed.drivername not in _DRIVERS:
-        shown = url if parsed is None else parsed.render_as_string(hide_password=True)
-        raise ValueError(
-            f"{shown!r} is not a database URL this service can use (sqlite:///PATH or "
-            "postgresql+psycopg://USER@HOST/NAME)"
-        )
+        raise _unusable(url if parsed is None else parsed.render_as_string(hide_password=True))
     return parsed
+
+
+def _unusable(shown: str) -> ValueError:
+    return ValueError(
+        f"{shown!r} is not a database URL this service can use (sqlite:///PATH or "
+        "postgresql+psycopg://USER@HOST/NAME)"
+    )
 
 
 @contextmanager
@@ -115,10 +118,7 @@ def opening(url: str) -> Iterator[None]:
     try:
         yield
     except (ArgumentError, NoSuchModuleError):
-        raise ValueError(
-            f"{shown!r} is not a database URL this service can use (sqlite:///PATH or "
-            "postgresql+psycopg://USER@HOST/NAME)"
-        ) from None
+        raise _unusable(shown) from None
     except ModuleNotFoundError as error:
         if error.name != "psycopg":
             raise

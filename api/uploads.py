@@ -41,6 +41,8 @@ PHOTO_ERRORS: dict[int | str, dict[str, Any]] = {
 
 # Form fields beside the photo are a few digits or a name: anything longer is refused.
 MAX_FIELD_BYTES = 64 * 1024
+# What a text part in the photo's field is told.
+_AS_TEXT = "expected a file (a part with a filename), received text"
 MAX_PARTS = 32
 
 
@@ -253,9 +255,6 @@ def _photo_error(file_field: str, text: str | None) -> dict[str, Any]:
     if text is None:
         return {"type": "missing", "loc": ("body", file_field), "msg": "Field required"}
     return {"type": "value_error", "loc": ("body", file_field), "msg": _AS_TEXT}
-
-
-_AS_TEXT = "expected a file (a part with a filename), received text"
 
 
 def _body_error(error: Any) -> dict[str, Any]:

@@ -78,6 +78,7 @@ def main(argv: list[str] | None = None) -> None:
     ]
     # Another build of libjpeg-turbo (3.x), where simplejpeg is installed (not a dependency:
     # `pip install simplejpeg` to compare): the same DCT-scaled decode at 1/4.
+    others = []
     try:
         import simplejpeg  # type: ignore[import-not-found]
     except ImportError:
@@ -85,7 +86,8 @@ def main(argv: list[str] | None = None) -> None:
     else:
         size = {"min_width": 1008, "min_height": 756, "colorspace": "BGR"}
         other = time_ms(lambda: simplejpeg.decode_jpeg(data, **size), args.runs)
-        ways.append((f"simplejpeg {simplejpeg.__version__} (1/4)", other))
+        others.append((f"simplejpeg {simplejpeg.__version__} (1/4)", other))
+    ways += others
     print(f"12 MP JPEG, {len(data) / 1e6:.1f} MB, {args.runs} runs each")
     print(f"{'path':<28}{'median ms':>10}{'p95 ms':>10}")
     for name, timings in ways:
@@ -96,7 +98,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"load_photo gives {width}x{height} (scale {photo.scale:g}); {ratio:.1f}x faster")
     floor = statistics.median(eighth) / statistics.median(reduced)
     print(f"the 1/8 decode takes {floor:.2f} of load_photo's time")
-    for name, timings in ways[4:]:
+    for name, timings in others:
         share = statistics.median(timings) / statistics.median(quarter)
         print(f"{name} takes {share:.2f} of cv2's 1/4 decode's time")
 

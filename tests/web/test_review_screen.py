@@ -225,6 +225,16 @@ def test_what_another_phone_did_to_the_game_is_told(server: Server, phone: Any) 
     assert page.evaluate("() => window.toldCut") == []
 
 
+def correct_elsewhere(server: Server, page: Any, correction: dict[str, Any]) -> None:
+    """A correction of the cards the page is reviewing (round 1, seat 1), sent through the
+    API with the page's edit token, as another phone would."""
+    game_id = re.search(r"game=(\w+)", page.url)[1]
+    url = f"{server.url}/api/v1/games/{game_id}/rounds/1/players/1"
+    token = page.evaluate(f"() => localStorage.getItem('sushigo:token:{game_id}')")
+    body = {**correction, "version": httpx.get(url).json()["version"]}
+    httpx.post(f"{url}/corrections", json=body, headers={"X-Edit-Token": token}).raise_for_status()
+
+
 def test_a_list_opened_stays_open_as_another_phones_change_arrives(
     server: Server, phone: Any
 ) -> None:
@@ -234,12 +244,7 @@ def test_a_list_opened_stays_open_as_another_phones_change_arrives(
     open_review(server, page, STACK_BOXES, STACK_PHOTO)
     page.get_by_test_id("box-list-button").tap()
     assert page.get_by_test_id("box-list").get_attribute("open") is not None
-    game_id = re.search(r"game=(\w+)", page.url)[1]
-    url = f"{server.url}/api/v1/games/{game_id}/rounds/1/players/1"
-    version = httpx.get(url).json()["version"]
-    token = page.evaluate(f"() => localStorage.getItem('sushigo:token:{game_id}')")
-    body = {"action": "set_counts", "counts": {"pudding": 2}, "version": version}
-    httpx.post(f"{url}/corrections", json=body, headers={"X-Edit-Token": token}).raise_for_status()
+    correct_elsewhere(server, page, {"action": "set_counts", "counts": {"pudding": 2}})
     page.wait_for_function(
         """() => document.querySelector('[data-testid="count-pudding"]')?.textContent === "2" """
     )
@@ -255,12 +260,7 @@ def test_undo_says_which_counts_it_moved(server: Server, phone: Any) -> None:
     tempura = int(page.get_by_test_id("count-tempura").inner_text())
     page.get_by_test_id("plus-tempura").tap()
     idle(page)
-    game_id = re.search(r"game=(\w+)", page.url)[1]
-    url = f"{server.url}/api/v1/games/{game_id}/rounds/1/players/1"
-    token = page.evaluate(f"() => localStorage.getItem('sushigo:token:{game_id}')")
-    body = {"action": "adjust_count", "category": "pudding", "delta": 1}
-    body["version"] = httpx.get(url).json()["version"]
-    httpx.post(f"{url}/corrections", json=body, headers={"X-Edit-Token": token}).raise_for_status()
+    correct_elsewhere(server, page, {"action": "adjust_count", "category": "pudding", "delta": 1})
     page.wait_for_function(
         """() => document.querySelector('[data-testid="count-pudding"]')?.textContent === "1" """
     )
