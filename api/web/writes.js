@@ -120,10 +120,16 @@ export function undo() {
 
 function undone(before, after) {
   const moved = CATEGORIES.filter((cat) => before[cat.key] !== after[cat.key]).map(
-    (cat) => `${cat.short} ${before[cat.key]} → ${after[cat.key]}`,
+    (cat) => [cat.short, before[cat.key], after[cat.key]],
   );
   if (!moved.length) return "Undone: a change to the boxes, no count.";
-  return `Undone: ${moved.slice(0, 2).join(", ")}${moved.length > 2 ? ", …" : ""}.`;
+  return `Undone: ${moves(moved)}`;
+}
+
+// "Tempura 2 → 1, Egg 0 → 1." for what moved: two at most, in a toast's three short lines.
+function moves(moved) {
+  const named = moved.slice(0, 2).map(([what, before, after]) => `${what} ${before} → ${after}`);
+  return `${named.join(", ")}${moved.length > 2 ? ", …" : ""}.`;
 }
 
 // A hand that is not the hand size, or a card still marked "?" (a warning points at it), is
@@ -206,9 +212,10 @@ export function recordRound(acceptProblems) {
         return;
       }
       if (error instanceof ApiError && error.body?.reason === "round_recorded") {
-        // Two phones tapped Record together: what was asked is done, no error.
+        // Two phones tapped Record together: what was asked is done, no error, and the
+        // screen is the one this phone's own record would have opened.
         toast(`Round ${number} was recorded on another phone.`, "info");
-        await go({ game: app.game.id, round: number }, { replace: true });
+        await go(afterRecord(number), { replace: true });
         return;
       }
       throw error;
@@ -223,25 +230,27 @@ export function recordRound(acceptProblems) {
           ? ` ${short.length} hands were not the hand size.`
           : "";
     if (!again) toast(`Round ${number} is recorded.${named}`, "info");
-    // The game's last record opens its final results (no round named: game.gameScreen),
-    // the winner on the first screen rather than under this round's table.
-    const last =
-      app.game.round_states.length === app.game.rounds &&
-      app.game.round_states.every((r) => r.number === number || r.status === "recorded");
-    await go(last ? { game: app.game.id } : { game: app.game.id, round: number }, { replace: true });
+    await go(afterRecord(number), { replace: true });
     if (again) toast(`Round ${number} is recorded again: ${changedTotals(totals)}`, "info");
   });
 }
 
-// "Ben 41 → 42." for up to two players whose totals moved, else how many did (a toast
-// has three short lines), or that none did.
+// The screen a record of round `number` opens: the game's last record its final results
+// (no round named: game.gameScreen), the winner on the first screen rather than under
+// this round's table; any other the round's own.
+function afterRecord(number) {
+  const last =
+    app.game.round_states.length === app.game.rounds &&
+    app.game.round_states.every((r) => r.number === number || r.status === "recorded");
+  return last ? { game: app.game.id } : { game: app.game.id, round: number };
+}
+
+// "Ben 41 → 42." for the players whose totals moved, or that none did.
 function changedTotals(before) {
-  const moved = (app.standings?.players ?? []).filter(
-    (p) => before.has(p.name) && before.get(p.name) !== p.total,
-  );
-  if (!moved.length) return "no total changed.";
-  if (moved.length > 2) return `${moved.length} totals changed.`;
-  return `${moved.map((p) => `${p.name} ${before.get(p.name)} → ${p.total}`).join(", ")}.`;
+  const moved = (app.standings?.players ?? [])
+    .filter((p) => before.has(p.name) && before.get(p.name) !== p.total)
+    .map((p) => [p.name, before.get(p.name), p.total]);
+  return moved.length ? moves(moved) : "no total changed.";
 }
 
 export function reopenRound() {

@@ -181,6 +181,30 @@ def test_record_tapped_after_another_phone_recorded_is_no_error(server: Server, 
     page.get_by_test_id("round-scores").wait_for()
 
 
+def test_the_last_record_tapped_after_another_phones_opens_the_final_results(
+    server: Server, phone: Any
+) -> None:
+    """The last round recorded on another phone first: Record here opens the game's final
+    results, as this phone's own record would have, not round 3's table."""
+    page = phone
+    game = new_game(server, ["Ana", "Ben"])
+    hands = [{"tempura": 4, "sashimi": 3, "pudding": 3}, {"dumpling": 5, "maki_3": 4, "egg": 1}]
+    play_through_the_api(server, game, hands, numbers=(1, 2))
+    for seat, hand in enumerate(hands, start=1):
+        enter_hand(server, game, 3, seat, hand)
+    page.goto(edit_url(server, game))
+    page.get_by_test_id("record-round").wait_for()
+    idle(page)
+    base = f"{server.url}/api/v1/games/{game['id']}/rounds/3"
+    body = {"version": httpx.get(base).json()["version"], "accept_problems": True}
+    headers = {"X-Edit-Token": game["edit_token"]}
+    httpx.post(f"{base}/record", json=body, headers=headers).raise_for_status()
+    page.get_by_test_id("record-round").tap()
+    page.get_by_test_id("winner").wait_for()
+    assert "round=" not in page.url
+    assert page.locator(".toast").first.inner_text() == "Round 3 was recorded on another phone."
+
+
 def test_what_another_phone_did_to_the_game_is_told(server: Server, phone: Any) -> None:
     """Seen by polling: the game over with its winner (it had sat 1.7 screens down the
     round's table, unannounced), a recorded round opened to fix it, and recorded again;
