@@ -136,8 +136,61 @@ function warningsList(c) {
   return h(
     "ul",
     { class: "problems", "data-testid": "warnings" },
-    messages.map((p) => h("li", { class: p.severity }, inWords(p.message))),
+    messages.map((p, i) => {
+      const words = inWords(p.message);
+      // A warning about cards on the photo is a button that shows them: with a few
+      // warnings above it, the photo starts under the Confirm bar (at 320 px wholly).
+      const ids =
+        p.severity === "warning" && c.photo
+          ? c.detections.filter((box) => box.asks?.includes(p.message)).map((box) => box.id)
+          : [];
+      if (!ids.length) return h("li", { class: p.severity }, words);
+      return h(
+        "li",
+        { class: p.severity },
+        h(
+          "button",
+          {
+            class: "show-asked",
+            "data-testid": `show-asked-${i}`,
+            "aria-label": `${words}. Show ${ids.length === 1 ? "it" : "them"} on the photo`,
+            onclick: () => showAsked(ids),
+          },
+          words,
+          " ",
+          h("span", { class: "show" }, "Show"),
+        ),
+      );
+    }),
   );
+}
+
+// The boxes a warning asks about, in view: the zoom pans to them (zoomed out where they
+// do not fit), and the page scrolls them to the middle of the room between the top bar
+// and the Confirm bar (their tops first where they do not fit), unless they are in it.
+function showAsked(ids) {
+  const svg = app.photoCache.svg;
+  if (!svg?.isConnected) return;
+  const boxes = app.collection?.detections.filter((box) => ids.includes(box.id)) ?? [];
+  const region = collectionRegion(boxes);
+  if (region) svg.zoom.reveal(region);
+  const frames = ids
+    .map((id) => svg.querySelector(`g.box[data-box-id="${id}"] rect.frame`))
+    .filter(Boolean);
+  if (!frames.length) return;
+  const top = Math.min(...frames.map((f) => f.getBoundingClientRect().top));
+  const bottom = Math.max(...frames.map((f) => f.getBoundingClientRect().bottom));
+  const above = document.querySelector(".topbar").getBoundingClientRect().bottom + 12;
+  const below = (document.querySelector(".confirm-bar")?.getBoundingClientRect().top ?? innerHeight) - 12;
+  flash(frames);
+  if (top >= above && bottom <= below) return;
+  const middle = (top + bottom) / 2 - (above + below) / 2;
+  window.scrollBy({ top: Math.min(middle, top - above), behavior: "instant" });
+}
+
+function flash(frames) {
+  for (const frame of frames) frame.parentElement.classList.add("shown");
+  setTimeout(() => frames.forEach((f) => f.parentElement.classList.remove("shown")), 1500);
 }
 
 function noPhoto(c, editable) {

@@ -643,6 +643,40 @@ def test_what_to_check_is_on_the_first_screen_and_nothing_widens_the_review(
     assert right <= width - 10, (right, width)
 
 
+def test_a_warning_about_cards_shows_them_on_the_photo(server: Server, phone: Any) -> None:
+    """A warning that asks about cards is a button: a tap brings those cards between the
+    top bar and the Confirm bar, drawn thicker a moment. With warnings above it the photo
+    starts under the bar (at 320 px wholly, on a printed-deck photo), the card asked
+    about with it."""
+    page = phone
+    kinds = ["sashimi", "egg", "squid", "pudding", "dumpling"]
+    labels = ["chopsticks"] * 5 + kinds * 2 + ["maki_2"]
+    boxes = boxes_for(labels, width=750, height=1000)
+    boxes[-1]["confidence"] = 0.4
+    open_review(server, page, boxes, (750, 1000), players=("Ana", "Ben", "Cy", "Di", "Ed"))
+    page.evaluate("() => window.scrollTo(0, 0)")
+    frame = page.locator("g.box.check rect.frame")
+    hidden = frame.bounding_box()
+    assert hidden["y"] + hidden["height"] > page.locator(".confirm-bar").bounding_box()["y"]
+    warnings = page.get_by_test_id("warnings")
+    asking = re.compile(r"under 50% certainty .*Show it on the photo$")
+    button = warnings.get_by_role("button", name=asking)
+    assert button.count() == 1
+    button.tap()
+    box = frame.bounding_box()
+    top = page.locator(".topbar").bounding_box()
+    bar = page.locator(".confirm-bar").bounding_box()
+    assert top["y"] + top["height"] <= box["y"] and box["y"] + box["height"] <= bar["y"], (
+        box, top, bar,
+    )  # fmt: skip
+    assert page.locator("g.box.shown").count() == 1
+    assert page.locator("g.box.shown").get_attribute("data-label") == "maki_2"
+    page.locator("g.box.shown").wait_for(state="detached", timeout=5_000)
+    # What is about no card in particular (more chopsticks than the deck holds) is words.
+    words = warnings.locator("li", has_text="chopsticks")
+    assert words.count() == 1 and words.locator("button").count() == 0, words.all_inner_texts()
+
+
 def test_a_long_name_keeps_the_confirm_bar_to_one_line(server: Server, phone: Any) -> None:
     """ "Confirm Bartholomew's cards" had wrapped onto two lines at 390 px: the name is cut
     short instead (whole in the button's accessible name)."""
