@@ -56,7 +56,9 @@ export function show(...parts) {
 // Confirm). Both are read before building, which takes the photo out of the page.
 export function showInPlace(touched, build) {
   const held = heldPlace(touched);
-  const focused = focusedKey();
+  const active = root.contains(document.activeElement) ? document.activeElement : null;
+  // The focused control, and those after it in the Tab order, to find again.
+  const focused = active ? [active, ...focusables().filter(after(active))].map(keyOf) : [];
   const open = location.search === shownFor ? openParts() : [];
   show(...build());
   shownFor = location.search;
@@ -65,9 +67,30 @@ export function showInPlace(touched, build) {
     const node = root.querySelector(held.selector);
     if (node) window.scrollBy({ top: node.getBoundingClientRect().top - held.top, behavior: "instant" });
   }
-  if (focused && !root.contains(document.activeElement)) {
-    root.querySelector(focused)?.focus({ preventScroll: true });
-  }
+  if (active && !root.contains(document.activeElement)) refocus(focused);
+}
+
+// The focus back where it was: on the same control, else (gone, or disabled: a − at 0,
+// Undo with nothing left) on a question the change asked (data-autofocus: "Re-open
+// round 1?"), else on the first control after it that is still there. It had fallen to
+// the page's body, and the next Tab started again from the top.
+function refocus([same, ...following]) {
+  if (same === "h1") return focusScreen();
+  const usable = (key) => {
+    const node = key && root.querySelector(key);
+    return node && !node.disabled ? node : null;
+  };
+  const next = usable(same) || root.querySelector("[data-autofocus]") || following.map(usable).find(Boolean);
+  next?.focus({ preventScroll: true });
+}
+
+const after = (node) => (other) => node.compareDocumentPosition(other) & Node.DOCUMENT_POSITION_FOLLOWING;
+
+const FOCUSABLE =
+  "a[href], button:not(:disabled), input:not(:disabled), select:not(:disabled), textarea, summary, [tabindex]:not([tabindex='-1'])";
+
+function focusables() {
+  return [...root.querySelectorAll(FOCUSABLE)].filter((node) => !node.closest("[hidden], details:not([open]) > :not(summary)"));
 }
 
 // A new screen (another route) takes the focus to its heading, as a page load would start
@@ -100,10 +123,8 @@ function heldPlace(testid) {
   return top >= 0 && top <= innerHeight ? { selector, top } : null;
 }
 
-// The focused control, by its test id or its box id, to find it again in a new screen.
-function focusedKey() {
-  const node = document.activeElement;
-  if (!node || !root.contains(node)) return null;
+// A control, by its test id or its box id, to find it again in a new screen.
+function keyOf(node) {
   if (node.dataset?.testid) return `[data-testid="${CSS.escape(node.dataset.testid)}"]`;
   if (node.dataset?.boxId) return `g.box[data-box-id="${CSS.escape(node.dataset.boxId)}"]`;
   if (node.tagName === "H1") return "h1"; // a new screen's heading (focusScreen)

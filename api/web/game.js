@@ -196,7 +196,11 @@ function roundPanel(round) {
             h(
               "div",
               { class: "actions" },
-              h("button", { class: "button primary", "data-testid": "reopen-yes", onclick: () => reopenRound() }, "Re-open"),
+              h(
+                "button",
+                { class: "button primary", "data-testid": "reopen-yes", "data-autofocus": true, onclick: () => reopenRound() },
+                "Re-open",
+              ),
               h(
                 "button",
                 {
@@ -305,7 +309,7 @@ function roundPanel(round) {
         ),
         h(
           "button",
-          { class: "button danger", "data-testid": "record-anyway", onclick: () => recordRound(true) },
+          { class: "button danger", "data-testid": "record-anyway", "data-autofocus": true, onclick: () => recordRound(true) },
           "Record anyway",
         ),
       ),
@@ -468,15 +472,24 @@ function standingsPanel() {
           : `${listNames(st.winners)} share the win with ${plural(top.total, "point")}!`,
       ),
     );
-    const best = Math.max(...st.players.map((p) => p.total));
-    if (st.players.filter((p) => p.total === best).length > st.winners.length) {
+    if (levelWith(st, st.winners).length) {
       panel.append(h("p", { class: "hint" }, "Tied on points: the most puddings breaks the tie."));
     }
   } else if (!st.rounds_played) {
     panel.append(h("p", { class: "hint" }, "Scores appear here once round 1 is recorded."));
     return panel;
   } else if (st.leaders.length) {
-    panel.append(h("p", { class: "hint" }, `Leading: ${listNames(st.leaders)}. Pudding is scored after the last round.`));
+    // Level on points, the one with more puddings leads: said, or "Leading: Cam" beside
+    // Ana on the same total reads as a mistake.
+    const level = levelWith(st, st.leaders);
+    const tied = level.length ? `, level on points with ${listNames(level)} but with more puddings` : "";
+    panel.append(
+      h(
+        "p",
+        { class: "hint", "data-testid": "leading" },
+        `Leading: ${listNames(st.leaders)}${tied}. Pudding is scored after the last round.`,
+      ),
+    );
   }
   if (st.reopened.length) {
     panel.append(
@@ -584,4 +597,10 @@ function standingsPanel() {
     );
   }
   return panel;
+}
+
+// Who has the best total without being `ahead`: those the pudding tie-break put behind.
+function levelWith(st, ahead) {
+  const best = Math.max(...st.players.map((p) => p.total));
+  return st.players.filter((p) => p.total === best && !ahead.includes(p.name)).map((p) => p.name);
 }

@@ -50,16 +50,12 @@ export function reviewScreen() {
   const photoSide = h("div", { class: "photo-side" }, c.photo ? photoPanel(c, editable) : noPhoto(c, editable));
   const tallySide = h("div", { class: "tally-side" }, counters(c, editable));
   const bar = editable ? confirmBar(c) : null;
-  return [
-    head,
-    // What to check sits under the hand check, on the first screen with the Confirm bar:
-    // below the photo a reviewer could confirm without having seen it.
-    h("div", { class: "review-status" }, status, handCheck(c), warningsList(c)),
-    ...banners,
-    h("div", { class: "review" }, photoSide, tallySide),
-    earlierList(c, editable),
-    bar,
-  ];
+  // What to check sits under the hand check, on the first screen with the Confirm bar:
+  // below the photo a reviewer could confirm without having seen it. On a phone it comes
+  // before the photo; beside it on a wide screen (style.css), over the counters, so that
+  // the photo starts high and fits above the Confirm bar.
+  const review = h("div", { class: "review-status" }, status, handCheck(c), warningsList(c));
+  return [head, ...banners, h("div", { class: "review" }, review, photoSide, tallySide), earlierList(c, editable), bar];
 }
 
 // The readings newer photos replaced, kept as they were: each can be brought back.
@@ -165,6 +161,33 @@ function warningsList(c) {
   );
 }
 
+// On a tablet or a laptop the photo's frame is narrowed to fit between its top and the
+// Confirm bar: its bottom cards had sat under the bar on the first screen. A phone's
+// photo keeps the screen's width (its frame square, zoom.frameAspect; Show on a warning
+// brings a card into view).
+const FIT_FROM = 480; // px: a photo column this wide is no phone's (the widest, 430 px screens)
+const MIN_PHOTO_HEIGHT = 280; // px: a frame narrowed no further
+
+function fitPhoto(figure) {
+  const svg = figure.querySelector(".photo-svg");
+  const column = figure.closest(".photo-side");
+  if (!svg || !column) return;
+  let fit = "none";
+  if (column.clientWidth >= FIT_FROM) {
+    const top = figure.getBoundingClientRect().top + window.scrollY;
+    const bar = document.querySelector(".confirm-bar")?.getBoundingClientRect().top ?? innerHeight;
+    const { width, height } = svg.photoSize;
+    fit = `${Math.round(Math.max(bar - top - 12, MIN_PHOTO_HEIGHT) * frameAspect(width, height))}px`;
+  }
+  svg.dataset.fit = fit;
+  figure.style.maxWidth = fit;
+}
+
+window.addEventListener("resize", () => {
+  const figure = document.querySelector(".review figure.photo");
+  if (figure) fitPhoto(figure);
+});
+
 // The boxes a warning asks about, in view: the zoom pans to them (zoomed out where they
 // do not fit), and the page scrolls them to the middle of the room between the top bar
 // and the Confirm bar (their tops first where they do not fit), unless they are in it.
@@ -205,7 +228,9 @@ function noPhoto(c, editable) {
 
 function photoPanel(c, editable) {
   const svg = photoSvg(c, editable);
-  const figure = h("figure", { class: "photo" }, svg);
+  // As wide as the last fit left it (kept on the photo, built once), then fitted anew.
+  const figure = h("figure", { class: "photo", style: `max-width: ${svg.dataset.fit || "none"}` }, svg);
+  requestAnimationFrame(() => fitPhoto(figure));
   const zoom = (act) => () => act(svg.zoom);
   const zoomTools = h(
     "div",
@@ -845,7 +870,7 @@ function confirmBar(c) {
           {
             class: "button primary",
             "data-testid": "done",
-            "aria-label": "Confirmed: back to the round",
+            "aria-label": "Done: confirmed, back to the round",
             onclick: () => go({ game: app.game.id, round: c.round }),
           },
           // One line ("Confirmed" is said above the photo): "Confirmed ✓ Back to the round"

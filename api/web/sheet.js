@@ -16,7 +16,10 @@ export function openSheet(...children) {
   append(sheet, children);
   sheet.dataset.closable = options.closable === false ? "no" : "yes";
   sheet.classList.toggle("over-photo", Boolean(options.room));
-  sheet.style.maxHeight = options.room ? `${Math.floor(options.room)}px` : "";
+  // The room below the box being changed (style.css: a phone's sheet takes it; beside
+  // the photo on a wide screen, the sheet takes the screen's height instead).
+  if (options.room) sheet.style.setProperty("--room", `${Math.floor(options.room)}px`);
+  else sheet.style.removeProperty("--room");
   if (!sheet.open) {
     sheet.showModal();
     // A phone's Back closes a sheet the player may close, as it does any dialog there,
@@ -101,7 +104,7 @@ export function setUpSheet() {
       app.chosen = new Set();
       for (const node of document.querySelectorAll("g.box.chosen")) node.classList.remove("chosen");
       sheet.classList.remove("over-photo");
-      sheet.style.maxHeight = "";
+      sheet.style.removeProperty("--room");
       const scrolled = app.scrolledFor;
       app.scrolledFor = null;
       if (scrolled?.href === location.href) window.scrollTo({ top: scrolled.y, behavior: "instant" });

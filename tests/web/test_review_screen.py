@@ -205,6 +205,80 @@ def test_the_last_record_tapped_after_another_phones_opens_the_final_results(
     assert page.locator(".toast").first.inner_text() == "Round 3 was recorded on another phone."
 
 
+FOCUSED = "() => document.activeElement?.dataset?.testid ?? document.activeElement?.tagName"
+
+
+def test_the_keyboard_focus_stays_put_when_its_control_goes(server: Server, phone: Any) -> None:
+    """A − pressed down to 0 (then disabled), Undo with nothing left to undo, and "Fix
+    this round" (its question asked in its place): the focus had fallen to the page's
+    body, the next Tab starting again from the top. It goes to the next control, or to
+    the question."""
+    page = phone
+    open_review(server, page, boxes_for(["tempura"] * 10, width=750, height=1000), (750, 1000))
+    page.get_by_test_id("plus-egg").focus()
+    page.keyboard.press("Enter")
+    idle(page)
+    assert page.evaluate(FOCUSED) == "plus-egg"
+    page.get_by_test_id("minus-egg").focus()
+    page.keyboard.press("Enter")
+    idle(page)
+    assert page.get_by_test_id("count-egg").inner_text() == "0"
+    assert page.evaluate(FOCUSED) == "plus-egg"  # the next control, − being disabled
+    page.get_by_test_id("undo").focus()
+    page.keyboard.press("Enter")  # back to 1 egg
+    page.keyboard.press("Enter")  # back to none
+    idle(page)
+    assert page.get_by_test_id("count-egg").inner_text() == "0"
+    assert page.evaluate(FOCUSED) not in ("BODY", None)
+
+    record_round_one(server, page)
+    page.get_by_test_id("reopen").focus()
+    page.keyboard.press("Enter")
+    assert page.evaluate(FOCUSED) == "reopen-yes"
+
+
+def test_a_control_tabbed_to_comes_out_above_the_confirm_bar(server: Server, phone: Any) -> None:
+    """Tab through the review: every control the focus reaches is in sight, between the
+    top bar and the Confirm bar (a control low on the page had stopped under the bar, the
+    focus out of sight)."""
+    page = phone
+    open_review(server, page, boxes_for(["tempura"] * 10, width=750, height=1000), (750, 1000))
+    page.evaluate("() => window.scrollTo(0, 0)")
+    seen = []
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        where = page.evaluate(
+            """() => {
+              const e = document.activeElement;
+              const target = e.matches('.photo-button input') ? e.parentElement : e;
+              const r = target.getBoundingClientRect();
+              const top = document.querySelector('.topbar').getBoundingClientRect().bottom;
+              const bar = document.querySelector('.confirm-bar').getBoundingClientRect().top;
+              const inBars = e.closest('.topbar, .confirm-bar') !== null;
+              return [e.dataset.testid || e.getAttribute('aria-label') || e.tagName,
+                      inBars || (r.top >= top - 1 && r.bottom <= bar + 1)];
+            }"""
+        )
+        if where[0] == "BODY":  # past the last control
+            break
+        seen.append(where[0])
+        assert where[1], (where[0], seen)
+    assert "camera-1" in seen and "plus-tempura" in seen and "confirm" in seen, seen
+
+
+def test_a_lead_on_puddings_says_who_is_level_on_points(server: Server, phone: Any) -> None:
+    """Ana and Ben on 5 after round 1, Ana with a pudding: "Leading: Ana" alone beside two
+    equal totals had read as a mistake; the tie-break is said."""
+    page = phone
+    game = new_game(server, ["Ana", "Ben"])
+    play_through_the_api(server, game, [{"tempura": 2, "pudding": 1}, {"tempura": 2}], (1,))
+    page.goto(edit_url(server, game))
+    assert page.get_by_test_id("leading").inner_text() == (
+        "Leading: Ana, level on points with Ben but with more puddings. "
+        "Pudding is scored after the last round."
+    )
+
+
 def test_what_another_phone_did_to_the_game_is_told(server: Server, phone: Any) -> None:
     """Seen by polling: the game over with its winner (it had sat 1.7 screens down the
     round's table, unannounced), a recorded round opened to fix it, and recorded again;
@@ -675,6 +749,42 @@ def test_a_warning_about_cards_shows_them_on_the_photo(server: Server, phone: An
     # What is about no card in particular (more chopsticks than the deck holds) is words.
     words = warnings.locator("li", has_text="chopsticks")
     assert words.count() == 1 and words.locator("button").count() == 0, words.all_inner_texts()
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (1366, 768), (768, 1024)], ids=str)
+def test_on_a_tablet_or_a_laptop_the_photo_fits_above_the_confirm_bar(
+    server: Server, browser: Any, size: tuple[int, int]
+) -> None:
+    """The photo's frame, and every card in it, above the Confirm bar on the first screen
+    (3-5 cards had lain under it on a tablet held sideways and a laptop); beside the photo,
+    what to check sits over the counters."""
+    screen = touch_phone(browser, *size)
+    page = next(screen)
+    boxes = boxes_for(["tempura", "sashimi", "egg", "squid", "pudding"] * 2, width=750, height=1000)
+    boxes[-1]["confidence"] = 0.4
+    open_review(server, page, boxes, (750, 1000))
+    page.evaluate("() => window.scrollTo(0, 0)")
+    frame = page.get_by_test_id("photo").bounding_box()
+    bar = page.locator(".confirm-bar").bounding_box()["y"]
+    assert frame["y"] + frame["height"] <= bar, (frame, bar)
+    cards = page.locator("g.box rect.frame").evaluate_all(
+        "(rs) => rs.map((r) => r.getBoundingClientRect().bottom)"
+    )
+    assert len(cards) == 10 and max(cards) <= bar, (cards, bar)
+    assert frame["width"] >= 280
+    if size[0] > 900:  # side by side: the warnings over the counters, right of the photo
+        warnings = page.get_by_test_id("warnings").bounding_box()
+        assert warnings["x"] >= frame["x"] + frame["width"], (warnings, frame)
+        # A box's sheet beside the photo, from under the top bar: every choice and Delete
+        # in sight, where the room below the box had cut them off.
+        page.locator('g.box[data-label="tempura"]').first.tap()
+        delete = page.get_by_role("button", name="Delete this box")
+        delete.wait_for()
+        sheet = page.locator("#sheet")
+        assert sheet.evaluate("(s) => s.scrollHeight <= s.clientHeight + 1")
+        box = delete.bounding_box()
+        assert box["y"] + box["height"] <= size[1], box
+    next(screen, None)
 
 
 def test_a_long_name_keeps_the_confirm_bar_to_one_line(server: Server, phone: Any) -> None:
