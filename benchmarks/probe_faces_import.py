@@ -1,49 +1,185 @@
-"""What `sushigo faces import` makes of photos of whole collections (a `sushigo synth`
-set's photos, each many cards): how many it refuses as several cards, finds no card in,
-or would import as one card. None of these photos is one card, so every import is wrong.
+"""What `sushigo faces import` makes of photos, both ways it can go wrong: photos of whole
+collections (a `sushigo synth` set's photos, each many cards) that it imports as one
+card, and photos of one card (the printed deck's scans on tables) that it refuses.
 
     python -m benchmarks.probe_faces_import --data data/report-14000 [--limit 100]
+        [--singles 240] [--deck ../shared/decks/original]
 
-Beside it, the same photos with the several-cards check off (`datasets.scans._ANOTHER_CARD`
-set out of reach): what the import did before the check.
+Each photo is tried with the card finder's count (`datasets.scans._cards_seen`) and
+without it (the import before it, but for find_card's guard on fitted sides: 1 of 500
+collections apart); the collections also with no several-cards check at all. A single-
+card photo imported with corners more than 2 % of the card's height off its true ones is
+counted apart: imported, but a wrong face.
+
+The single-card photos: every class's scan in turn, on each table of datasets/table.py
+(the printed cloths too), 1050-2016 px, the card 0.3-0.85 of the photo's height (close-ups
+included) at any turn, with perspective, a cast shadow, uneven coloured light, JPEG, and
+in 4 of 10 one piece of clutter (a draw pile, a cup, coins, a pencil, a score sheet) beside
+the card. `tests/datasets/test_scans.photo_of_card` lays the card down.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
+import math
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from unittest import mock
 
+import cv2
+import numpy as np
+
 from datasets import scans
+from datasets.deck import BACK, CHECKOUT_DECK
+from datasets.layout import CARD_H
+from datasets.table import EXTENT_MM, PRINTED_CLOTHS, SURFACES, ClutterItem, draw_item, surface
+from scoring.cards import CARD_KINDS
+
+IMPORTED = "imported as one card"
+WRONG_FACE = "imported, a wrong face"
+SEVERAL = "refused: several cards"
+NONE = "refused: no card found"
+TABLES = (*SURFACES, *PRINTED_CLOTHS)
+SIZES = ((1400, 1050), (1050, 1400), (2016, 1512), (1512, 2016), (2016, 1134))
+TALL = (0.3, 0.45, 0.62, 0.75, 0.85)  # the card's height, a share of the photo's
+CLUTTER = ("draw_pile", "cup", "coins", "pencil", "score_sheet")
+Photo = tuple[np.ndarray, np.ndarray]  # BGR photo, the card's corners (TL TR BR BL)
+WRONG_CORNERS = 0.02  # of the card's height: further off than a good import ever is
 
 
-def outcomes(paths: list[Path]) -> Counter[str]:
-    counts: Counter[str] = Counter()
-    for path in paths:
-        try:
-            scans.find_card(scans.read_photo(path))
-            counts["imported as one card"] += 1
-        except scans.SeveralCards:
-            counts["refused: several cards"] += 1
-        except scans.CardNotFound:
-            counts["refused: no card found"] += 1
-    return counts
+def outcome(image: np.ndarray, corners: np.ndarray | None = None) -> str:
+    """What the import makes of `image`; with the card's true `corners`, whether the
+    imported face is that card."""
+    try:
+        found = scans.find_card(image)
+    except scans.SeveralCards:
+        return SEVERAL
+    except scans.CardNotFound:
+        return NONE
+    if corners is None:
+        return IMPORTED
+    height = float(np.linalg.norm(corners[3] - corners[0]))
+    # Corners in card order, whichever way the card lay: any turn of the true ones.
+    off = min(float(np.abs(np.roll(found, k, 0) - corners).max()) for k in range(4))
+    return IMPORTED if off <= WRONG_CORNERS * height else WRONG_FACE
+
+
+def both_ways(image: np.ndarray, corners: np.ndarray | None = None) -> tuple[str, str]:
+    """The outcome without the finder's count, and with it."""
+    with mock.patch.object(scans, "_cards_seen", lambda *_: 1):
+        without = outcome(image, corners)
+    return without, outcome(image, corners)
+
+
+def single_card_photos(deck: Path, count: int, seed: int = 0) -> Iterator[tuple[str, Photo]]:
+    """`count` photos of one printed card each: (the card's class, photo and corners)."""
+    from tests.datasets.test_scans import read_png, scan_of
+
+    faces = {kind: scan_of(deck, kind) for kind in CARD_KINDS}
+    back = read_png(deck / f"{BACK}.png") if (deck / f"{BACK}.png").is_file() else None
+    for i in range(count):
+        kind = CARD_KINDS[i % len(CARD_KINDS)]
+        table = TABLES[(i // len(CARD_KINDS)) % len(TABLES)]
+        yield kind, single_card_photo(faces[kind], table, back, np.random.default_rng([seed, i]))
+
+
+def single_card_photo(
+    face: np.ndarray, table: str, back: np.ndarray | None, rng: np.random.Generator
+) -> Photo:
+    from tests.datasets.test_scans import photo_of_card
+
+    width, height = SIZES[int(rng.integers(len(SIZES)))]
+    for _ in range(50):  # a lie of the card with all four corners in view
+        tall = float(rng.choice(TALL)) * rng.uniform(0.95, 1.05)
+        lay = functools.partial(
+            photo_of_card,
+            face,
+            table=table,
+            turn_deg=float(rng.uniform(-35, 35) + 90 * rng.integers(4)),
+            seed=int(rng.integers(2**31)),
+            size=(width, height),
+            centre=(float(rng.uniform(0.35, 0.6)), float(rng.uniform(0.4, 0.6))),
+            tall=tall,
+        )
+        on = surface(rng, height, width, table, ppm=tall * height / CARD_H)
+        photo, corners = lay(on=on)
+        margin = 0.02 * min(width, height)
+        if (corners >= margin).all() and (corners <= [width - margin, height - margin]).all():
+            break
+    if rng.random() < 0.4:  # a piece of clutter beside the card, clear of it
+        what = str(rng.choice(CLUTTER))
+        ppm = tall * height / CARD_H
+        middle = corners.mean(0)
+        clear = float(np.linalg.norm(corners - middle, axis=1).max()) + EXTENT_MM[what] * ppm
+        for _ in range(30):
+            x, y = rng.uniform(0, width), rng.uniform(0, height)
+            if math.hypot(x - middle[0], y - middle[1]) > clear:
+                angle = float(rng.uniform(0, math.pi))
+                item = ClutterItem(what, float(x), float(y), angle, int(rng.integers(2**31)))
+                draw_item(on, item, ppm, back=back)
+                photo, corners = lay(on=on)
+                break
+    # Uneven light (brighter to one side) of some colour, then the phone's JPEG.
+    yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
+    a = rng.uniform(0, 2 * math.pi)
+    ramp = ((xx - width / 2) * math.cos(a) + (yy - height / 2) * math.sin(a)) / max(width, height)
+    gain = rng.uniform(0.6, 1.1) * (1 + rng.uniform(0, 0.5) * ramp)
+    lit = photo.astype(np.float32) * gain[..., None] * rng.uniform(0.88, 1.12, 3)
+    quality = [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(80, 95))]
+    _, jpeg = cv2.imencode(".jpg", np.clip(lit, 0, 255).astype(np.uint8), quality)
+    decoded = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+    assert decoded is not None
+    return decoded, corners
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--data", type=Path, required=True, help="a `sushigo synth` dataset")
-    parser.add_argument("--limit", type=int, default=100)
+    parser.add_argument("--limit", type=int, default=100, help="collection photos")
+    parser.add_argument("--singles", type=int, default=240, help="single-card photos")
+    parser.add_argument("--seed", type=int, default=0, help="of the single-card photos")
+    parser.add_argument("--deck", type=Path, default=CHECKOUT_DECK, help="the printed deck")
     args = parser.parse_args()
+
     paths = sorted(args.data.glob("images/*/*.jpg"))[: args.limit]
-    now = outcomes(paths)
-    with mock.patch.object(scans, "_ANOTHER_CARD", float("inf")):
-        before = outcomes(paths)
-    print(f"{len(paths)} photos of collections")
-    print(f"{'outcome':<26}{'with the check':>16}{'without':>10}")
-    for key in ("imported as one card", "refused: several cards", "refused: no card found"):
-        print(f"{key:<26}{now[key]:>16}{before[key]:>10}")
+    without: Counter[str] = Counter()
+    now: Counter[str] = Counter()
+    unchecked: Counter[str] = Counter()
+    for path in paths:
+        image = scans.read_photo(path)
+        before, after = both_ways(image)
+        without[before] += 1
+        now[after] += 1
+        with (
+            mock.patch.object(scans, "_ANOTHER_CARD", float("inf")),
+            mock.patch.object(scans, "_cards_seen", lambda *_: 1),
+        ):
+            unchecked[outcome(image)] += 1
+    print(f"{len(paths)} photos of collections (none is one card: every import is wrong)")
+    print(f"{'':<26}{'no check':>10}{'outlines':>10}{'+ finder':>10}")
+    for key in (IMPORTED, SEVERAL, NONE):
+        print(f"{key:<26}{unchecked[key]:>10}{without[key]:>10}{now[key]:>10}")
+
+    if not args.deck.is_dir():
+        print(f"\nno single-card photos: the printed deck is not at hand ({args.deck})")
+        return
+    singles: dict[str, Counter[str]] = {"without": Counter(), "with": Counter()}
+    refused: list[str] = []
+    for i, (kind, (image, corners)) in enumerate(
+        single_card_photos(args.deck, args.singles, args.seed)
+    ):
+        before, after = both_ways(image, corners)
+        singles["without"][before] += 1
+        singles["with"][after] += 1
+        if after != before:
+            refused.append(f"  photo {i} ({kind}): {before} -> {after}")
+    print(f"\n{args.singles} photos of one card (seed {args.seed})")
+    print(f"{'':<26}{'outlines':>10}{'+ finder':>10}")
+    for key in (IMPORTED, WRONG_FACE, SEVERAL, NONE):
+        print(f"{key:<26}{singles['without'][key]:>10}{singles['with'][key]:>10}")
+    print("\n".join(refused))
 
 
 if __name__ == "__main__":

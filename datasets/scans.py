@@ -28,6 +28,10 @@ Finding the card:
 4. The corners are put in card order (top-left, top-right, bottom-right, bottom-left), the
    card upright: a landscape card is turned to portrait, and a card whose grey name band
    (card-spec.md: the bottom 15 %) shows at the top is turned the other way up.
+
+A photo of several cards is refused (SeveralCards): where the views outline more than one
+card, or where the shipped card finder (vision/) boxes cards apart from the one found, as
+it does a collection's covered cards, which show no card-like outline.
 """
 
 from __future__ import annotations
@@ -57,6 +61,16 @@ _MIN_STEP = 4.0
 # under _SAME_CARD of the smaller one's area, is another card: a photo of a collection.
 _ANOTHER_CARD = 0.5
 _SAME_CARD = 0.2
+# The shipped card finder (vision/) boxes a collection's covered cards, which show no
+# outline. Its sure boxes read as cards count: those apart from the found card (specks under
+# _FINDER_APART of its short side aside), or two apart from each other, each at least
+# _FINDER_LARGE of it (an outline round a whole collection; a card's own pictures measure
+# under 0.4). Measured by benchmarks/probe_faces_import.py.
+_FINDER_SURE = 0.7
+_FINDER_APART = 0.2
+_FINDER_LARGE = 0.4
+# A box holding this share of the found card is that card, seen whole.
+_WHOLE_CARD = 0.9
 
 
 class CardNotFound(ValueError):
@@ -104,6 +118,9 @@ def find_card(image: np.ndarray) -> np.ndarray:
     for mask in _views(small):
         for quad, outline in _card_like_quads(mask):
             fitted = _fit_sides(quad, outline)
+            if not (_inside(fitted, *small.shape[1::-1]) and _card_shaped(fitted)):
+                # Lines fitted through a collection's outline can cross far off the photo.
+                fitted = quad
             outlines.append(fitted)
             for candidate in [fitted, *_grown(small_lab, fitted)]:
                 area = cv2.contourArea(candidate.astype(np.float32))
@@ -114,13 +131,15 @@ def find_card(image: np.ndarray) -> np.ndarray:
             "no card found: expected one whole card, all four corners in view, lying on a "
             "table of a different colour or brightness"
         )
-    cards = _separate_cards([best, *outlines], least=_ANOTHER_CARD * best_area)
-    if len(cards) > 1:
+    quad = _order((best + 0.5) / f - 0.5)
+    cards = len(_separate_cards([best, *outlines], least=_ANOTHER_CARD * best_area))
+    if cards == 1:
+        cards = _cards_seen(image, quad)
+    if cards > 1:
         # The largest of a collection's cards is no card the player chose.
         raise SeveralCards(
-            f"found {len(cards)} cards: photograph one card at a time, alone on the table"
+            f"found {cards} cards: photograph one card at a time, alone on the table"
         )
-    quad = _order((best + 0.5) / f - 0.5)
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
     # To about 3 % of the side: a view's outline can take in the card's shadow.
     quad = _refine(lab, quad, reach=0.03)
@@ -247,6 +266,41 @@ def _separate_cards(quads: list[np.ndarray], *, least: float) -> list[np.ndarray
         ):
             kept.append(shape)
     return kept
+
+
+def _cards_seen(image: np.ndarray, quad: np.ndarray) -> int:
+    """How many separate cards the shipped card finder sees in `image`, the card found at
+    `quad` (image px) one of them: more than one in a collection no outline showed."""
+    # onnxruntime and the networks: loaded only to import a face
+    from vision.classifier import NONE_ID
+    from vision.detector import load_detector
+
+    detector = load_detector()
+    boxes, scores = detector.find_cards(image)
+    boxes = boxes[scores >= _FINDER_SURE]
+    if len(boxes):
+        # As when reading a photo: a box the card reader calls none (a printed tablecloth's
+        # checks, measured up to 0.74 sure) is no card.
+        boxes = boxes[detector.classify(image, boxes).argmax(1) != NONE_ID]
+    card = quad.astype(np.float32)
+    area = cv2.contourArea(card)
+    sides = [float(np.linalg.norm(card[(i + 1) % 4] - card[i])) for i in range(4)]
+    short = min(sides[0] + sides[2], sides[1] + sides[3]) / 2
+    apart: list[np.ndarray] = []
+    large: list[np.ndarray] = []
+    for x0, y0, x1, y1 in boxes.tolist():
+        box = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+        if _shared_area(box, card) >= _WHOLE_CARD * area:
+            continue
+        size = max(x1 - x0, y1 - y0) / short
+        if size >= _FINDER_APART:
+            apart.append(box)
+        if size >= _FINDER_LARGE:
+            large.append(box)
+    return max(
+        len(_separate_cards([card, *apart], least=0.0)),
+        len(_separate_cards(large, least=0.0)),
+    )
 
 
 def _shared_area(a: np.ndarray, b: np.ndarray) -> float:

@@ -6,14 +6,18 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from unittest import mock
 
 import cv2
 import numpy as np
 import pytest
 
+from datasets import scans
 from datasets.faces import FACE_HEIGHT, FACE_WIDTH, render_face
 from datasets.scans import CardNotFound, SeveralCards, find_card, import_scan, next_face_number
 from datasets.table import surface
+from scoring.cards import CARD_KINDS
+from vision.classifier import NONE_ID
 
 # Mean absolute difference per channel (0-255) between the imported face and the printed
 # card's scan, inside the card. Measured 2.2-2.4 for these photos (two interpolations, blur,
@@ -185,3 +189,119 @@ def test_import_errors_say_what_is_wrong(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="not an image"):
         import_scan(text, "salmon", tmp_path / "faces")
     assert not (tmp_path / "faces").exists(), "a failed import writes nothing"
+
+
+def _column_of_cards(faces: list[np.ndarray], table: str, seed: int) -> np.ndarray:
+    """A collection's column as players lay it: each card over the one before, which shows
+    only its top strip."""
+    photo = None
+    for index, face in enumerate(faces):
+        photo, _ = photo_of_card(
+            face,
+            table=table,
+            turn_deg=2.0 * index - 2,
+            seed=seed,
+            centre=(0.5, 0.3 + 0.09 * index),
+            tall=0.3,
+            on=photo,
+        )
+    assert photo is not None
+    return photo
+
+
+def test_a_collection_the_outlines_miss_is_refused(
+    tmp_path: Path, printed_deck_folder: Path
+) -> None:
+    """Covered cards show no card-like outline: only the top card's is found, and it had
+    been imported. The card finder boxes each of them."""
+    kinds = ["tempura", "squid", "dumpling", "salmon"]
+    photo = _column_of_cards([scan_of(printed_deck_folder, k) for k in kinds], "wood", 1)
+    with mock.patch.object(scans, "_cards_seen", lambda *_: 1):
+        find_card(photo)  # the outlines alone see one card
+    path = _jpeg(tmp_path / "column.jpg", photo)
+    with pytest.raises(
+        SeveralCards,
+        match=r"column\.jpg: found \d cards: photograph one card at a time, alone on the table",
+    ):
+        import_scan(path, "salmon", tmp_path / "faces")
+    assert not (tmp_path / "faces").exists()
+
+
+class _Finder:
+    """The shipped detector's stand-in: these boxes, each read as a card or as none."""
+
+    def __init__(self, boxes: list[tuple[list[float], float, bool]]) -> None:
+        self.boxes = boxes
+
+    def find_cards(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return (
+            np.array([box for box, _, _ in self.boxes], np.float32).reshape(-1, 4),
+            np.array([score for _, score, _ in self.boxes], np.float32),
+        )
+
+    def classify(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        read = {tuple(box): card for box, _, card in self.boxes}
+        probs = np.zeros((len(boxes), NONE_ID + 1), np.float32)
+        for row, box in zip(probs, boxes.tolist(), strict=True):
+            row[0 if read[tuple(box)] else NONE_ID] = 1.0
+        return probs
+
+
+CARD = np.array([[100, 100], [300, 100], [300, 400], [100, 400]], np.float64)
+WHOLE = [95.0, 95.0, 305.0, 405.0]  # the found card's own box
+ICON = [120.0, 120.0, 180.0, 160.0]  # a picture on it, boxed as a card
+ICON_2 = [220.0, 120.0, 280.0, 160.0]
+BESIDE = [320.0, 100.0, 520.0, 400.0]
+
+
+@pytest.mark.parametrize(
+    ("boxes", "seen"),
+    [
+        pytest.param([(WHOLE, 0.9, True), (ICON, 0.9, True)], 1, id="the-card-alone"),
+        pytest.param([(ICON, 0.9, True), (ICON_2, 0.9, True)], 1, id="two-pictures-on-it"),
+        pytest.param([(WHOLE, 0.9, True), (BESIDE, 0.9, True)], 2, id="a-card-beside"),
+        pytest.param([(BESIDE, 0.9, False)], 1, id="beside-read-as-none"),
+        pytest.param([(BESIDE, 0.5, True)], 1, id="beside-unsure"),
+    ],
+)
+def test_the_finder_counts_sure_card_sized_boxes_read_as_cards(
+    monkeypatch: pytest.MonkeyPatch, boxes: list[tuple[list[float], float, bool]], seen: int
+) -> None:
+    monkeypatch.setattr("vision.detector.load_detector", lambda: _Finder(boxes))
+    assert scans._cards_seen(np.zeros((500, 600, 3), np.uint8), CARD) == seen
+
+
+def test_cards_apart_inside_the_outline_found_are_several(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An outline round a whole collection: the finder's cards lie inside it, apart."""
+    inside = [([20.0, 20.0, 220.0, 320.0], 0.9, True), ([300.0, 20.0, 500.0, 320.0], 0.9, True)]
+    monkeypatch.setattr("vision.detector.load_detector", lambda: _Finder(inside))
+    outline = np.array([[0, 0], [599, 0], [599, 499], [0, 499]], np.float64)
+    assert scans._cards_seen(np.zeros((500, 600, 3), np.uint8), outline) == 2
+
+
+# Every class, on each table, from far off to close up (0.85 of the photo's height),
+# turned every way: (table, turn in degrees, card height as a share of the photo's).
+ALONE = [
+    pytest.param(kind, *lie, id=f"{kind}-{lie[0]}-{lie[2]:.2f}")
+    for kind, lie in zip(
+        CARD_KINDS,
+        [
+            ("wood", -20.0, 0.35), ("marble", 95.0, 0.8), ("cloth", 178.0, 0.5),
+            ("paper", 265.0, 0.75), ("painted", 6.0, 0.85), ("wood", 12.0, 0.62),
+            ("marble", -4.0, 0.85), ("cloth", 84.0, 0.7), ("paper", 190.0, 0.45),
+            ("painted", 272.0, 0.8), ("wood", 150.0, 0.3), ("marble", 25.0, 0.55),
+        ],
+        strict=True,
+    )
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("kind", "table", "turn", "tall"), ALONE)
+def test_one_card_alone_is_no_collection_to_the_finder(
+    kind: str, table: str, turn: float, tall: float, printed_deck_folder: Path
+) -> None:
+    face = scan_of(printed_deck_folder, kind)
+    photo, corners = photo_of_card(face, table=table, turn_deg=turn, seed=7, tall=tall)
+    assert scans._cards_seen(photo, corners) == 1
+    found = find_card(photo)
+    assert min(np.abs(np.roll(found, k, 0) - corners).max() for k in range(4)) < MAX_CORNER_ERROR
