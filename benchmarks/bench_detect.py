@@ -13,6 +13,10 @@ after every photo is printed too.
 
 `--stages` prints instead where the fast path's time goes on the same photos: each stage
 timed inside the real `read_photo`, as a share of the photo's whole time.
+
+`--warm N` reads each photo N more times, untimed, right before each path's timed read:
+the time of a photo read back to back, its threads and caches warm. The service meets a
+photo after seconds idle, as the default (0) measures.
 """
 
 from __future__ import annotations
@@ -171,6 +175,9 @@ def main() -> None:
     parser.add_argument("--weights", type=Path, help="weights folder (default: the shipped one)")
     parser.add_argument("--stages", action="store_true", help="time each stage of the fast path")
     parser.add_argument("--faces", type=Path, default=CHECKOUT_DECK, help="the deck folder")
+    parser.add_argument(
+        "--warm", type=int, default=0, help="untimed reads of a photo before each timed one"
+    )
     args = parser.parse_args()
     if not args.faces.is_dir():
         parser.error(f"no deck folder at {args.faces}: give the printed deck's scans as --faces")
@@ -219,10 +226,14 @@ def main() -> None:
     same_tally = 0
     for _ in range(args.repeat):
         for path in paths:
+            for _ in range(args.warm):
+                service.ask("read", path)
             answer = service.ask("read", path)
             fast.append(answer["seconds"])
             fast_by_looks[closer[path]].append(fast[-1])
             stage_one.append(service.ask("find", path)["seconds"])
+            for _ in range(args.warm):
+                plain.predict(str(path), imgsz=info.imgsz, device="cpu", verbose=False)
             t = time.perf_counter()
             plain.predict(str(path), imgsz=info.imgsz, device="cpu", verbose=False)
             baseline.append(time.perf_counter() - t)
@@ -239,6 +250,7 @@ def main() -> None:
         f"{len(paths)} photos of 4032 px, {args.repeat} rounds; the fast path in a process of "
         f"its own (as the service runs it), plain predict here with torch threads as "
         f"ultralytics sets them"
+        + (f"; each timed read after {args.warm} untimed of the same photo" if args.warm else "")
     )
     print(row("fast path (decode + find + classify + tally)", fast))
     for second_look, times in fast_by_looks.items():
