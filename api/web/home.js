@@ -244,6 +244,8 @@ function recentGames(recent) {
               { class: "recent-state" },
               h("span", { class: g.winners?.length ? "recent-winner" : "" }, state(g)),
               ` · ${day(g.created || g.at)}`,
+              // Opened from a shared link or code: this phone can look, not change it.
+              memory.token(g.id) ? "" : " · view only",
             ),
           ),
         ),

@@ -1857,7 +1857,11 @@ def test_the_home_page_lists_this_phones_games(server: Server, phone: Any) -> No
     playing = new_game(server, ["Cy", "Di", "Ed"])
     never_opened = new_game(server, ["Fay", "Gus"])
 
-    # This phone opens the finished game on round 2's second player, and the other game.
+    # This phone looks at a game by its link alone (no edit token), opens the finished
+    # game on round 2's second player, and the other game.
+    watched = new_game(server, ["Hal", "Ivy"])
+    page.goto(f"{server.url}/?game={watched['id']}")
+    page.get_by_test_id("round-panel").wait_for()
     page.goto(f"{server.url}/?game={finished['id']}&round=2&seat=2#edit={finished['edit_token']}")
     page.get_by_test_id("counters").wait_for()
     page.goto(edit_url(server, playing))
@@ -1873,9 +1877,12 @@ def test_the_home_page_lists_this_phones_games(server: Server, phone: Any) -> No
     listed = page.get_by_test_id("recent-games")
     listed.wait_for()
     links = listed.locator("a")
-    assert links.count() == 2  # never the game this phone was not given
+    assert links.count() == 3  # never the game this phone was not given
     assert page.get_by_test_id(f"recent-{never_opened['id']}").count() == 0
     newest, older = links.nth(0).inner_text(), links.nth(1).inner_text()
+    # Only the game it can only look at says so.
+    assert links.nth(2).inner_text().endswith(" · view only"), links.nth(2).inner_text()
+    assert "view only" not in newest + older
     assert newest.splitlines()[0] == "Cy, Di and Ed"
     assert "Not started" in newest
     assert older.splitlines()[:2] == ["Friday night", "Ana and Ben"]
