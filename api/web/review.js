@@ -183,6 +183,14 @@ function fitPhoto(figure) {
   figure.style.maxWidth = fit;
 }
 
+// Escape leaves "add a missed card" as it closes a sheet (a sheet open takes it first).
+document.addEventListener("keydown", (event) => {
+  if (event.key !== "Escape" || !app.drawMode || document.querySelector("dialog[open]")) return;
+  app.drawMode = false;
+  if (app.photoCache.svg) cancelDrawing(app.photoCache.svg);
+  render();
+});
+
 window.addEventListener("resize", () => {
   const figure = document.querySelector(".review figure.photo");
   if (figure) fitPhoto(figure);

@@ -264,6 +264,13 @@ def test_a_control_tabbed_to_comes_out_above_the_confirm_bar(server: Server, pho
         seen.append(where[0])
         assert where[1], (where[0], seen)
     assert "camera-1" in seen and "plus-tempura" in seen and "confirm" in seen, seen
+    # "Add a missed card" is left with Escape, as a sheet is.
+    add = page.get_by_test_id("add-box")
+    add.focus()
+    page.keyboard.press("Enter")
+    assert add.get_attribute("aria-pressed") == "true"
+    page.keyboard.press("Escape")
+    assert add.get_attribute("aria-pressed") == "false"
 
 
 def test_a_lead_on_puddings_says_who_is_level_on_points(server: Server, phone: Any) -> None:
