@@ -1,15 +1,18 @@
 """What `sushigo faces import` makes of photos, both ways it can go wrong: photos of whole
 collections (a `sushigo synth` set's photos, each many cards) that it imports as one
-card, and photos of one card (the printed deck's scans on tables) that it refuses.
+card, and photos of one card (the printed deck's scans on tables) that it refuses or
+imports with a wrong outline.
 
     python -m benchmarks.probe_faces_import --data data/report-14000 [--limit 100]
-        [--singles 240] [--deck ../shared/decks/original]
+        [--singles 240] [--seed 0] [--deck ../shared/decks/original]
 
-Each photo is tried with the card finder's count (`datasets.scans._cards_seen`) and
-without it (the import before it, but for find_card's guard on fitted sides: 1 of 500
-collections apart); the collections also with no several-cards check at all. A single-
-card photo imported with corners more than 2 % of the card's height off its true ones is
-counted apart: imported, but a wrong face.
+Each photo is tried three ways: by the outlines alone (no card finder's count,
+`datasets.scans._cards_seen`, and no whole-card check, `_whole_card`: the import before
+both, but for find_card's guard on fitted sides, 1 of 500 collections apart), with the
+finder's count (the import before the whole-card check), and as the import is now; the
+collections also with no several-cards check at all. A single-card photo imported with corners more
+than 2 % of the card's height off its true ones is counted apart: imported, but a wrong
+face (mostly a part of the card: its colour field without the grey bands).
 
 The single-card photos: every class's scan in turn, on each table of datasets/table.py
 (the printed cloths too), 1050-2016 px, the card 0.3-0.85 of the photo's height (close-ups
@@ -40,6 +43,7 @@ from scoring.cards import CARD_KINDS
 IMPORTED = "imported as one card"
 WRONG_FACE = "imported, a wrong face"
 SEVERAL = "refused: several cards"
+NOT_WHOLE = "refused: card not whole"
 NONE = "refused: no card found"
 TABLES = (*SURFACES, *PRINTED_CLOTHS)
 SIZES = ((1400, 1050), (1050, 1400), (2016, 1512), (1512, 2016), (2016, 1134))
@@ -56,6 +60,8 @@ def outcome(image: np.ndarray, corners: np.ndarray | None = None) -> str:
         found = scans.find_card(image)
     except scans.SeveralCards:
         return SEVERAL
+    except scans.CardNotWhole:
+        return NOT_WHOLE
     except scans.CardNotFound:
         return NONE
     if corners is None:
@@ -66,20 +72,26 @@ def outcome(image: np.ndarray, corners: np.ndarray | None = None) -> str:
     return IMPORTED if off <= WRONG_CORNERS * height else WRONG_FACE
 
 
-def both_ways(image: np.ndarray, corners: np.ndarray | None = None) -> tuple[str, str]:
-    """The outcome without the finder's count, and with it."""
-    with mock.patch.object(scans, "_cards_seen", lambda *_: 1):
-        without = outcome(image, corners)
-    return without, outcome(image, corners)
+def three_ways(image: np.ndarray, corners: np.ndarray | None = None) -> tuple[str, str, str]:
+    """The outcome by the outlines alone, with the finder's count, and now (with the
+    whole-card check too)."""
+    with mock.patch.object(scans, "_whole_card", lambda lab, small, f, quad: quad):
+        with mock.patch.object(scans, "_cards_seen", lambda *_: 1):
+            outlines = outcome(image, corners)
+        finder = outcome(image, corners)
+    return outlines, finder, outcome(image, corners)
 
 
-def single_card_photos(deck: Path, count: int, seed: int = 0) -> Iterator[tuple[str, Photo]]:
-    """`count` photos of one printed card each: (the card's class, photo and corners)."""
+def single_card_photos(
+    deck: Path, count: int, seed: int = 0, first: int = 0
+) -> Iterator[tuple[str, Photo]]:
+    """`count` photos of one printed card each, from number `first` on: (the card's class,
+    photo and corners)."""
     from tests.datasets.test_scans import read_png, scan_of
 
     faces = {kind: scan_of(deck, kind) for kind in CARD_KINDS}
     back = read_png(deck / f"{BACK}.png") if (deck / f"{BACK}.png").is_file() else None
-    for i in range(count):
+    for i in range(first, first + count):
         kind = CARD_KINDS[i % len(CARD_KINDS)]
         table = TABLES[(i // len(CARD_KINDS)) % len(TABLES)]
         yield kind, single_card_photo(faces[kind], table, back, np.random.default_rng([seed, i]))
@@ -144,42 +156,43 @@ def main() -> None:
     args = parser.parse_args()
 
     paths = sorted(args.data.glob("images/*/*.jpg"))[: args.limit]
-    without: Counter[str] = Counter()
-    now: Counter[str] = Counter()
+    columns = ("outlines", "+ finder", "+ whole")
+    collections: dict[str, Counter[str]] = {name: Counter() for name in columns}
     unchecked: Counter[str] = Counter()
     for path in paths:
         image = scans.read_photo(path)
-        before, after = both_ways(image)
-        without[before] += 1
-        now[after] += 1
+        for name, result in zip(columns, three_ways(image), strict=True):
+            collections[name][result] += 1
         with (
             mock.patch.object(scans, "_ANOTHER_CARD", float("inf")),
             mock.patch.object(scans, "_cards_seen", lambda *_: 1),
+            mock.patch.object(scans, "_whole_card", lambda lab, small, f, quad: quad),
         ):
             unchecked[outcome(image)] += 1
     print(f"{len(paths)} photos of collections (none is one card: every import is wrong)")
-    print(f"{'':<26}{'no check':>10}{'outlines':>10}{'+ finder':>10}")
-    for key in (IMPORTED, SEVERAL, NONE):
-        print(f"{key:<26}{unchecked[key]:>10}{without[key]:>10}{now[key]:>10}")
+    print(f"{'':<26}{'no check':>10}" + "".join(f"{name:>10}" for name in columns))
+    for key in (IMPORTED, SEVERAL, NOT_WHOLE, NONE):
+        counts = "".join(f"{collections[name][key]:>10}" for name in columns)
+        print(f"{key:<26}{unchecked[key]:>10}{counts}")
 
     if not args.deck.is_dir():
         print(f"\nno single-card photos: the printed deck is not at hand ({args.deck})")
         return
-    singles: dict[str, Counter[str]] = {"without": Counter(), "with": Counter()}
-    refused: list[str] = []
+    singles: dict[str, Counter[str]] = {name: Counter() for name in columns}
+    changed: list[str] = []
     for i, (kind, (image, corners)) in enumerate(
         single_card_photos(args.deck, args.singles, args.seed)
     ):
-        before, after = both_ways(image, corners)
-        singles["without"][before] += 1
-        singles["with"][after] += 1
-        if after != before:
-            refused.append(f"  photo {i} ({kind}): {before} -> {after}")
+        results = three_ways(image, corners)
+        for name, result in zip(columns, results, strict=True):
+            singles[name][result] += 1
+        if len(set(results)) > 1:
+            changed.append(f"  photo {i} ({kind}): " + " -> ".join(results))
     print(f"\n{args.singles} photos of one card (seed {args.seed})")
-    print(f"{'':<26}{'outlines':>10}{'+ finder':>10}")
-    for key in (IMPORTED, WRONG_FACE, SEVERAL, NONE):
-        print(f"{key:<26}{singles['without'][key]:>10}{singles['with'][key]:>10}")
-    print("\n".join(refused))
+    print(f"{'':<26}" + "".join(f"{name:>10}" for name in columns))
+    for key in (IMPORTED, WRONG_FACE, SEVERAL, NOT_WHOLE, NONE):
+        print(f"{key:<26}" + "".join(f"{singles[name][key]:>10}" for name in columns))
+    print("\n".join(changed))
 
 
 if __name__ == "__main__":

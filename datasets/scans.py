@@ -25,13 +25,22 @@ Finding the card:
    near the rough side is found at sub-pixel precision (a soft shadow's slope does not
    count), a line is fitted through those edge points (ignoring the rounded corners),
    and the corners are the lines' crossings.
-4. The corners are put in card order (top-left, top-right, bottom-right, bottom-left), the
+4. The card must be whole: where both sides run on as edges past an end, round something
+   other than the table beside them (the name band the views lost in a patterned or dark
+   table: 7 % of the probe's photos had been saved so), the end is grown as in 2, from
+   the refined sides, or else to where the sides stop being edges, and refined again.
+   With no end in reach (the card cut off by the photo's edge, or running on past its
+   proportions) the photo is refused (CardNotWhole) rather than a part saved as a face.
+5. The corners are put in card order (top-left, top-right, bottom-right, bottom-left), the
    card upright: a landscape card is turned to portrait, and a card whose grey name band
    (card-spec.md: the bottom 15 %) shows at the top is turned the other way up.
 
 A photo of several cards is refused (SeveralCards): where the views outline more than one
 card, or where the shipped card finder (vision/) boxes cards apart from the one found, as
-it does a collection's covered cards, which show no card-like outline.
+it does a collection's covered cards, which show no card-like outline. The finder's boxes
+do not tell a part of the card from the whole (step 4): of 18 parts in the probe's photos
+it boxed 2 surely, and its boxes round whole cards reach up to 15 % of their height past
+them, as far as a missing name band.
 """
 
 from __future__ import annotations
@@ -71,6 +80,17 @@ _FINDER_APART = 0.2
 _FINDER_LARGE = 0.4
 # A box holding this share of the found card is that card, seen whole.
 _WHOLE_CARD = 0.9
+# Both sides going on as edges this share of the long side past an end: the card goes on
+# (a name band missing is 15 % of the card, 18 % of the part found).
+_RUN_ON = 0.1
+# Lab distance under which the strip past an end is the table beside it. Measured by
+# benchmarks/probe_faces_import.py: a missing band 15-89 from the table beside it, the
+# dotted table past whole cards, whose dots lined up with their sides, 4-5.
+_TABLE_LIKE = 12.0
+# A whole card in a photo: its height over what its width says (CARD_ASPECT), perspective
+# taken in (the test photos: 5-14 % off either way).
+_SHORTEST = 0.85
+_TALLEST = 1.2
 
 
 class CardNotFound(ValueError):
@@ -79,6 +99,10 @@ class CardNotFound(ValueError):
 
 class SeveralCards(CardNotFound):
     """More than one card in the photo: which one to import is not the tool's guess."""
+
+
+class CardNotWhole(CardNotFound):
+    """The outline found is only part of the card, and the rest of it was not found."""
 
 
 def read_photo(path: Path) -> np.ndarray:
@@ -144,7 +168,7 @@ def find_card(image: np.ndarray) -> np.ndarray:
     # To about 3 % of the side: a view's outline can take in the card's shadow.
     quad = _refine(lab, quad, reach=0.03)
     quad = _refine(lab, quad, reach=0.0, extra=1.5)  # then to a pixel
-    return _upright(image, quad)
+    return _upright(image, _whole_card(lab, small_lab, f, quad))
 
 
 def warp_card(image: np.ndarray, quad: np.ndarray, *, height: int = FACE_HEIGHT) -> np.ndarray:
@@ -248,6 +272,64 @@ def _views(image: np.ndarray) -> list[np.ndarray]:
         for v in views
     ]
     return [*regions, cv2.morphologyEx(edges, cv2.MORPH_CLOSE, kernel)]
+
+
+def _whole_card(lab: np.ndarray, small_lab: np.ndarray, f: float, quad: np.ndarray) -> np.ndarray:
+    """`quad` (`lab`'s px, refined), or where the card runs on past an end of it (its name
+    band on a table the views could not tell it from), the whole card: the open end grown
+    as _grown does from the refined sides, else to where the sides stop being edges.
+    Raises CardNotWhole where no such end is found (`small_lab`: the photo reduced by `f`)."""
+    for attempt in range(3):  # a part open at both ends grows one end at a time
+        rough = _order((quad + 0.5) * f - 0.5)
+        ends = _open_ends(small_lab, rough)
+        if not ends:
+            return quad
+        # A part of a card is a strip across it: open at two ends that meet, it is none.
+        if attempt == 2 or any((e + 1) % 4 in ends for e in ends):
+            break
+        grown = []
+        for e in ends:
+            grown += _grown(small_lab, rough, ends=(e,), most=1.0) or _run_to_end(
+                small_lab, rough, e
+            )
+        if not grown:
+            break
+        best = max(grown, key=lambda g: cv2.contourArea(g.astype(np.float32)))
+        quad = _order((best + 0.5) / f - 0.5)
+        quad = _refine(lab, quad, reach=0.03)
+        quad = _refine(lab, quad, reach=0.0, extra=1.5)
+    raise CardNotWhole(
+        "found only part of the card, not its edges whole: photograph it whole, on a plain "
+        "table of a different colour than its grey bands, in more light"
+    )
+
+
+def _run_to_end(lab: np.ndarray, quad: np.ndarray, e: int) -> list[np.ndarray]:
+    """`quad` (ordered) with its end e pushed out to where its sides stop being edges (no
+    clear step across the card there: a grey band on a patterned table), if the card's
+    proportions allow that; else nothing."""
+    a, b = quad[e], quad[(e + 1) % 4]
+    d, c = quad[e - 1], quad[(e + 2) % 4]
+    width = float(np.linalg.norm(b - a) + np.linalg.norm(c - d)) / 2
+    height = float(np.linalg.norm(a - d) + np.linalg.norm(b - c)) / 2
+    full = width / CARD_ASPECT
+    if height >= _TALLEST * full:
+        return []
+    ua = (a - d) / np.linalg.norm(a - d)
+    ub = (b - c) / np.linalg.norm(b - c)
+    x = _run_out(lab, a + 2 * ua, ua, b + 2 * ub, ub, _TALLEST * full - height)
+    if x is None or not _SHORTEST * full <= height + x + 2:
+        return []
+    na, nb = a + (x + 2) * ua, b + (x + 2) * ub
+    span = float(np.linalg.norm(nb - na))
+    end = _edge_line(lab, na, (nb - na) / span, span, 0.06 * width + 2)
+    if end is not None:
+        ca, cb = _cross((a, ua), end), _cross((b, ub), end)
+        if ca is not None and cb is not None:
+            na, nb = ca, cb
+    g = quad.copy()
+    g[e], g[(e + 1) % 4] = na, nb
+    return [g]
 
 
 def _separate_cards(quads: list[np.ndarray], *, least: float) -> list[np.ndarray]:
@@ -371,17 +453,20 @@ def _fit_sides(quad: np.ndarray, outline: np.ndarray) -> np.ndarray:
     return fitted + 0.7 * out / np.linalg.norm(out, axis=1, keepdims=True)
 
 
-def _grown(lab: np.ndarray, quad: np.ndarray) -> list[np.ndarray]:
+def _grown(
+    lab: np.ndarray, quad: np.ndarray, *, ends: tuple[int, ...] = (0, 1, 2, 3), most: float = 0.93
+) -> list[np.ndarray]:
     """The whole card, where `quad` (in `lab`'s px) may be only part of it: a printed
     card's grey bands can merge with a dark or grey table (the colour field is found
     alone, 55 % of the card, or with the conveyor, 85 %), its pale colour field with a
     light table (the bands alone, 45 %). Such a part is too short for its width
     (CARD_ASPECT). Each end is pushed out along the sides to the outermost straight step
     across the card near where the card's proportions put its end, up to which both
-    sides run on as edges; ends where they do not give nothing."""
+    sides run on as edges; ends where they do not give nothing. Only `ends` (of the
+    ordered quad) are tried, of a part at most `most` of the card its width says."""
     quad = _order(quad)
     grown = []
-    for e in range(4):
+    for e in ends:
         a, b = quad[e], quad[(e + 1) % 4]  # the end to move
         d, c = quad[e - 1], quad[(e + 2) % 4]  # the other end: d next to a, c next to b
         width = float(np.linalg.norm(b - a) + np.linalg.norm(c - d)) / 2
@@ -389,7 +474,7 @@ def _grown(lab: np.ndarray, quad: np.ndarray) -> list[np.ndarray]:
         full = width / CARD_ASPECT
         # A whole card seen at an angle still looks at least ~93 % as tall as its width
         # says; a part shorter than 40 % (a band alone) is too little to go on.
-        if not 0.4 * full <= height <= 0.93 * full:
+        if not 0.4 * full <= height <= most * full:
             continue
         ua = (a - d) / np.linalg.norm(a - d)
         ub = (b - c) / np.linalg.norm(b - c)
@@ -432,6 +517,50 @@ def _grown(lab: np.ndarray, quad: np.ndarray) -> list[np.ndarray]:
     return grown
 
 
+def _open_ends(lab: np.ndarray, quad: np.ndarray) -> list[int]:
+    """The ends of `quad` (side e of the ordered quad, in `lab`'s px) past which the card
+    runs on: both neighbouring sides go on as edges for _RUN_ON of the quad's long side,
+    and what lies between them there is not the table beside them (a part of the card
+    whose other part the views missed, e.g. the name band on a dark table)."""
+    quad = _order(quad)
+    sides = [float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4)]
+    reach = _RUN_ON * max(sides[0] + sides[2], sides[1] + sides[3]) / 2
+    found = []
+    for e in range(4):
+        a, b = quad[e], quad[(e + 1) % 4]  # the end
+        d, c = quad[e - 1], quad[(e + 2) % 4]
+        ua = (a - d) / np.linalg.norm(a - d)
+        ub = (b - c) / np.linalg.norm(b - c)
+        # From 2 px past the corners: the end's own step is no side running on. Both: a
+        # patterned table's lines can go on from one side.
+        if not (_is_edge(lab, a + 2 * ua, ua, reach) and _is_edge(lab, b + 2 * ub, ub, reach)):
+            continue
+        if _beyond_is_table(lab, a, b, ua, ub, reach):
+            continue
+        found.append(e)
+    return found
+
+
+def _beyond_is_table(
+    lab: np.ndarray, a: np.ndarray, b: np.ndarray, ua: np.ndarray, ub: np.ndarray, reach: float
+) -> bool:
+    """Whether the strip `reach` deep past the end a-b (sides going on along ua, ub) looks
+    like the table on either side of it: a patterned table's lines can line up with a
+    side, a card's missing part is another colour than the table beside it."""
+    across = (b - a) / np.linalg.norm(b - a)
+    span = float(np.linalg.norm(b - a))
+    depth = np.linspace(0.2, 0.9, 8) * reach
+    ts = np.linspace(0.1, 0.9, 24)
+    ea, eb = a + depth[:, None] * ua, b + depth[:, None] * ub  # (k, 2)
+    inside = ea[:, None] + ts[None, :, None] * (eb - ea)[:, None]  # (k, n, 2)
+    width = np.linspace(0.1, 0.3, 8) * span
+    left = ea[:, None] - width[None, :, None] * across
+    right = eb[:, None] + width[None, :, None] * across
+    strip = np.median(_sample(lab, inside).reshape(-1, 3), axis=0)
+    near = [np.median(_sample(lab, side).reshape(-1, 3), axis=0) for side in (left, right)]
+    return min(float(np.linalg.norm(strip - n)) for n in near) < _TABLE_LIKE
+
+
 def _sample(lab: np.ndarray, pts: np.ndarray) -> np.ndarray:
     """The image at the points `pts` (..., 2) of x, y, bilinear, the border repeated."""
     return cv2.remap(
@@ -457,6 +586,18 @@ def _is_edge(lab: np.ndarray, start: np.ndarray, along: np.ndarray, length: floa
     """Whether the line from `start`, `length` px along `along`, is a colour edge: a step
     on it (within a pixel) clearly stronger than the steps a few px to either side
     (table texture has steps everywhere, the card's side only on the line)."""
+    on, left, right = _side_steps(lab, start, along, length)
+    # The quieter side: the card's own margin is flat, table texture lies on both sides
+    # of a line that is not the card's side.
+    off = min(float(np.median(left)), float(np.median(right)))
+    return float(np.median(on)) >= max(_MIN_STEP, 2.0 * off)
+
+
+def _side_steps(
+    lab: np.ndarray, start: np.ndarray, along: np.ndarray, length: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Along the line from `start` (`length` px along `along`, a sample every ~2 px): the
+    strongest step on it (within a pixel), and 3-5 px to either side of it."""
     normal = np.array([-along[1], along[0]])
     ts = np.linspace(0.0, 1.0, max(8, min(200, round(length / 2))))
     offsets = np.arange(-8.5, 8.51, 0.5)
@@ -464,14 +605,29 @@ def _is_edge(lab: np.ndarray, start: np.ndarray, along: np.ndarray, length: floa
     pts = base[:, None, :] + offsets[None, :, None] * normal
     grad = _step_strength(_sample(lab, pts))
     inner = offsets[6:-6]
-    on = float(np.median(grad[:, np.abs(inner) <= 1.0].max(axis=1)))
-    # The quieter side: the card's own margin is flat, table texture lies on both sides
-    # of a line that is not the card's side.
-    off = min(
-        float(np.median(grad[:, (inner >= 3.0) & (inner <= 5.0)].max(axis=1))),
-        float(np.median(grad[:, (inner <= -3.0) & (inner >= -5.0)].max(axis=1))),
+    return (
+        grad[:, np.abs(inner) <= 1.0].max(axis=1),
+        grad[:, (inner >= 3.0) & (inner <= 5.0)].max(axis=1),
+        grad[:, (inner <= -3.0) & (inner >= -5.0)].max(axis=1),
     )
-    return on >= max(_MIN_STEP, 2.0 * off)
+
+
+def _run_out(
+    lab: np.ndarray, a: np.ndarray, ua: np.ndarray, b: np.ndarray, ub: np.ndarray, length: float
+) -> float | None:
+    """How far past a and b (within `length` px) the sides going on along ua and ub stay
+    edges: the point that best parts a stretch where they mostly are from one where they
+    mostly are not (a weak step or a patterned table's line now and then does not end
+    them); None where they are not edges from the start, or are up to `length`."""
+    good = []
+    for start, along in ((a, ua), (b, ub)):
+        on, left, right = _side_steps(lab, start, along, length)
+        good.append(on >= np.maximum(_MIN_STEP, 2.0 * np.minimum(left, right)))
+    gain = np.cumsum((good[0].astype(float) + good[1]) / 2 - 0.5)
+    k = int(np.argmax(gain))
+    if gain[k] <= 0 or k == len(gain) - 1:
+        return None  # no edges, or edges all the way: no end in reach
+    return length * k / (len(gain) - 1)
 
 
 def _four_corners(hull: np.ndarray) -> np.ndarray | None:

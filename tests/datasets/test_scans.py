@@ -14,7 +14,15 @@ import pytest
 
 from datasets import scans
 from datasets.faces import FACE_HEIGHT, FACE_WIDTH, render_face
-from datasets.scans import CardNotFound, SeveralCards, find_card, import_scan, next_face_number
+from datasets.layout import CARD_ASPECT
+from datasets.scans import (
+    CardNotFound,
+    CardNotWhole,
+    SeveralCards,
+    find_card,
+    import_scan,
+    next_face_number,
+)
 from datasets.table import surface
 from scoring.cards import CARD_KINDS
 from vision.classifier import NONE_ID
@@ -305,3 +313,102 @@ def test_one_card_alone_is_no_collection_to_the_finder(
     assert scans._cards_seen(photo, corners) == 1
     found = find_card(photo)
     assert min(np.abs(np.roll(found, k, 0) - corners).max() for k in range(4)) < MAX_CORNER_ERROR
+
+
+# --- a part of the card found: the whole card or a refusal -----------------------------
+
+
+def _drawn_card(rows: int = 800) -> tuple[np.ndarray, np.ndarray]:
+    """A card laid out as the printed deck is (a colour field over the top 55 %, a grey
+    conveyor band, a darker grey name band in the bottom 15 %), square to a dark table, the
+    photo cut to its top `rows` rows; and the card's corners (TL, TR, BR, BL)."""
+    photo = np.empty((800, 700, 3), np.float64)
+    photo[:] = (90, 60, 40)
+    x0, x1, y0 = 250, 450, 100
+    height = (x1 - x0) / CARD_ASPECT
+    for (top, bottom), colour in zip(
+        [(0.0, 0.55), (0.55, 0.85), (0.85, 1.0)], [(40, 190, 250), 150, 115], strict=True
+    ):
+        photo[round(y0 + top * height) : round(y0 + bottom * height), x0:x1] = colour
+    noise = np.random.default_rng(4).normal(0, 3.0, photo.shape)
+    photo = np.clip(cv2.GaussianBlur(photo, (0, 0), 1.0) + noise, 0, 255).astype(np.uint8)
+    y1 = round(y0 + height)
+    corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64) - 0.5
+    return photo[:rows], corners
+
+
+def _whole_card(photo: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """scans._whole_card on `photo` as find_card calls it."""
+    h, w = photo.shape[:2]
+    f = min(1.0, scans._WORK_SIDE / max(h, w))
+    small = cv2.resize(photo, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+    lab, small_lab = (
+        cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32) for image in (photo, small)
+    )
+    return scans._whole_card(lab, small_lab, f, quad)
+
+
+def test_a_part_of_the_card_grows_to_the_whole_card() -> None:
+    """The colour field and conveyor band alone (the name band lost in the table, as the
+    views can lose it): their sides run on past the end found, so the card goes on."""
+    photo, corners = _drawn_card()
+    part = corners.copy()
+    part[2:, 1] = corners[0, 1] + 0.85 * (corners[2, 1] - corners[0, 1])
+    assert np.abs(_whole_card(photo, part) - corners).max() < 1.0
+    assert np.array_equal(_whole_card(photo, corners), corners)  # a whole card stays
+
+
+@pytest.mark.parametrize("rows", [360, 375, 390])
+def test_a_card_cut_off_by_the_photo_is_refused(rows: int) -> None:
+    """The name band partly or not at all in view: the import had saved the part of the
+    card in view as a face; its sides run on to the photo's edge, so no end is found."""
+    photo, _ = _drawn_card(rows)
+    with mock.patch.object(scans, "_cards_seen", lambda *_: 1):
+        with mock.patch.object(scans, "_whole_card", lambda lab, small, f, quad: quad):
+            find_card(photo)  # the old import: a part
+        with pytest.raises(CardNotWhole, match="found only part of the card, not its edges"):
+            find_card(photo)
+
+
+SLOPPY = [240.0, 60.0, 470.0, 450.0]  # the finder's box of the card, well past its ends
+CLUTTER = [520.0, 500.0, 690.0, 780.0]  # a cup or a score sheet beside it
+
+
+@pytest.mark.parametrize(
+    "boxes",
+    [
+        pytest.param([(SLOPPY, 0.95, True)], id="a-loose-box-round-the-card"),
+        pytest.param([(CLUTTER, 0.9, False)], id="clutter-read-as-none"),
+        pytest.param([(SLOPPY, 0.95, True), (CLUTTER, 0.75, False)], id="both"),
+    ],
+)
+def test_finder_boxes_round_the_card_or_clutter_refuse_nothing(
+    monkeypatch: pytest.MonkeyPatch, boxes: list[tuple[list[float], float, bool]]
+) -> None:
+    """The shipped finder's boxes round one card reach up to 15 % of its height past it,
+    as far as a missing name band: the whole-card check goes by the card's own edges."""
+    monkeypatch.setattr("vision.detector.load_detector", lambda: _Finder(boxes))
+    photo, corners = _drawn_card()
+    assert np.abs(find_card(photo) - corners).max() < MAX_CORNER_ERROR
+
+
+# Photos of benchmarks/probe_faces_import.py (seed, number) that the import had saved as
+# a part of the card: its colour field and conveyor band, the name band lost in the table.
+PARTS = [pytest.param(0, 80, id="squid-on-gingham"), pytest.param(2, 204, id="on-cloth")]
+
+
+@pytest.mark.parametrize(("seed", "number"), PARTS)
+def test_a_part_found_of_a_printed_card_grows_to_the_whole_card(
+    seed: int, number: int, printed_deck_folder: Path
+) -> None:
+    from benchmarks.probe_faces_import import single_card_photos
+
+    _, (photo, corners) = next(single_card_photos(printed_deck_folder, 1, seed, first=number))
+    height = float(np.linalg.norm(corners[3] - corners[0]))
+
+    def off(found: np.ndarray) -> float:
+        return min(float(np.abs(np.roll(found, k, 0) - corners).max()) for k in range(4))
+
+    with mock.patch.object(scans, "_whole_card", lambda lab, small, f, quad: quad):
+        assert off(find_card(photo)) > 0.05 * height  # the old import: a part
+    assert off(find_card(photo)) < MAX_CORNER_ERROR
