@@ -320,16 +320,32 @@ def _run_to_end(lab: np.ndarray, quad: np.ndarray, e: int) -> list[np.ndarray]:
     x = _run_out(lab, a + 2 * ua, ua, b + 2 * ub, ub, _TALLEST * full - height)
     if x is None or not _SHORTEST * full <= height + x + 2:
         return []
-    na, nb = a + (x + 2) * ua, b + (x + 2) * ub
+    return [_ended(lab, quad, e, (a, ua), (b, ub), x + 2, width)]
+
+
+def _ended(
+    lab: np.ndarray,
+    quad: np.ndarray,
+    e: int,
+    side_a: tuple[np.ndarray, np.ndarray],
+    side_b: tuple[np.ndarray, np.ndarray],
+    x: float,
+    width: float,
+) -> np.ndarray:
+    """`quad` with its end e moved `x` px out along its sides (each a point and a unit
+    direction), on the end's own line through the step there where one is found: the
+    part's end (where a band met the colour field) need not be parallel to the card's."""
+    (a, ua), (b, ub) = side_a, side_b
+    na, nb = a + x * ua, b + x * ub
     span = float(np.linalg.norm(nb - na))
     end = _edge_line(lab, na, (nb - na) / span, span, 0.06 * width + 2)
     if end is not None:
-        ca, cb = _cross((a, ua), end), _cross((b, ub), end)
+        ca, cb = _cross(side_a, end), _cross(side_b, end)
         if ca is not None and cb is not None:
             na, nb = ca, cb
     g = quad.copy()
     g[e], g[(e + 1) % 4] = na, nb
-    return [g]
+    return g
 
 
 def _separate_cards(quads: list[np.ndarray], *, least: float) -> list[np.ndarray]:
@@ -501,18 +517,7 @@ def _grown(
             x = float(xs[6:-6][i])
             if not (_runs_on(lab, a, ua, x) and _runs_on(lab, b, ub, x)):
                 continue
-            na, nb = a + x * ua, b + x * ub
-            # The part's own end (where a band met the colour field) need not be
-            # parallel to the card's: fit the end's own line through the step.
-            span = float(np.linalg.norm(nb - na))
-            end = _edge_line(lab, na, (nb - na) / span, span, 0.06 * width + 2)
-            if end is not None:
-                ca, cb = _cross((a, ua), end), _cross((b, ub), end)
-                if ca is not None and cb is not None:
-                    na, nb = ca, cb
-            g = quad.copy()
-            g[e], g[(e + 1) % 4] = na, nb
-            grown.append(g)
+            grown.append(_ended(lab, quad, e, (a, ua), (b, ub), x, width))
             break
     return grown
 
