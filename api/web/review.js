@@ -54,8 +54,8 @@ export function reviewScreen() {
   // below the photo a reviewer could confirm without having seen it. On a phone it comes
   // before the photo; beside it on a wide screen (style.css), over the counters, so that
   // the photo starts high and fits above the Confirm bar.
-  const review = h("div", { class: "review-status" }, status, handCheck(c), warningsList(c));
-  return [head, ...banners, h("div", { class: "review" }, review, photoSide, tallySide), earlierList(c, editable), bar];
+  const toCheck = h("div", { class: "review-status" }, status, handCheck(c), warningsList(c));
+  return [head, ...banners, h("div", { class: "review" }, toCheck, photoSide, tallySide), earlierList(c, editable), bar];
 }
 
 // The readings newer photos replaced, kept as they were: each can be brought back.
@@ -175,9 +175,9 @@ function fitPhoto(figure) {
   let fit = "none";
   if (column.clientWidth >= FIT_FROM) {
     const top = figure.getBoundingClientRect().top + window.scrollY;
-    const bar = document.querySelector(".confirm-bar")?.getBoundingClientRect().top ?? innerHeight;
     const { width, height } = svg.photoSize;
-    fit = `${Math.round(Math.max(bar - top - 12, MIN_PHOTO_HEIGHT) * frameAspect(width, height))}px`;
+    const room = betweenBars().bottom - top - 12;
+    fit = `${Math.round(Math.max(room, MIN_PHOTO_HEIGHT) * frameAspect(width, height))}px`;
   }
   svg.dataset.fit = fit;
   figure.style.maxWidth = fit;
@@ -205,18 +205,35 @@ function showAsked(ids) {
   const boxes = app.collection?.detections.filter((box) => ids.includes(box.id)) ?? [];
   const region = collectionRegion(boxes);
   if (region) svg.zoom.reveal(region);
-  const frames = ids
-    .map((id) => svg.querySelector(`g.box[data-box-id="${id}"] rect.frame`))
-    .filter(Boolean);
+  const frames = framesOf(svg, ids);
   if (!frames.length) return;
-  const top = Math.min(...frames.map((f) => f.getBoundingClientRect().top));
-  const bottom = Math.max(...frames.map((f) => f.getBoundingClientRect().bottom));
-  const above = document.querySelector(".topbar").getBoundingClientRect().bottom + 12;
-  const below = (document.querySelector(".confirm-bar")?.getBoundingClientRect().top ?? innerHeight) - 12;
+  const { top, bottom } = extent(frames);
+  const bars = betweenBars();
+  const above = bars.top + 12;
+  const below = bars.bottom - 12;
   flash(frames);
   if (top >= above && bottom <= below) return;
   const middle = (top + bottom) / 2 - (above + below) / 2;
   window.scrollBy({ top: Math.min(middle, top - above), behavior: "instant" });
+}
+
+// The frames on `svg` of the boxes of these ids.
+function framesOf(svg, ids) {
+  return ids.map((id) => svg?.querySelector(`g.box[data-box-id="${id}"] rect.frame`)).filter(Boolean);
+}
+
+// Where `frames` lie on the screen: the top of the highest, the bottom of the lowest.
+function extent(frames) {
+  const rects = frames.map((f) => f.getBoundingClientRect());
+  return { top: Math.min(...rects.map((r) => r.top)), bottom: Math.max(...rects.map((r) => r.bottom)) };
+}
+
+// The screen left between the top bar and the Confirm bar (the screen's foot without one).
+function betweenBars() {
+  return {
+    top: document.querySelector(".topbar").getBoundingClientRect().bottom,
+    bottom: document.querySelector(".confirm-bar")?.getBoundingClientRect().top ?? innerHeight,
+  };
 }
 
 function flash(frames) {
@@ -701,10 +718,7 @@ function markChosen(boxes) {
   for (const node of svg?.querySelectorAll("g.box") || []) {
     node.classList.toggle("chosen", app.chosen.has(Number(node.dataset.boxId)));
   }
-  const frames = boxes
-    .map((b) => svg?.querySelector(`g.box[data-box-id="${b.id}"] rect.frame`))
-    .filter(Boolean);
-  return keepInView(frames, collectionRegion(boxes));
+  return keepInView(framesOf(svg, boxes.map((b) => b.id)), collectionRegion(boxes));
 }
 
 // A region of the photo (the boxes being changed, a box just drawn) in view above a
@@ -715,14 +729,11 @@ function keepInView(frames, region) {
   const svg = app.photoCache.svg;
   if (svg?.zoom && region) svg.zoom.reveal(region);
   if (!frames.length || !svg?.isConnected) return null;
-  const top = Math.min(...frames.map((f) => f.getBoundingClientRect().top));
-  const bar = document.querySelector(".topbar").getBoundingClientRect().bottom;
   // Closing the sheet scrolls back (sheet.js): the page had stayed with the box at its
   // top, the photo and the hand check above the screen.
   app.scrolledFor ??= { y: window.scrollY, href: location.href };
-  window.scrollBy({ top: top - bar - 12, behavior: "instant" });
-  const bottom = Math.max(...frames.map((f) => f.getBoundingClientRect().bottom));
-  return Math.max(innerHeight / 2, innerHeight - bottom - 12);
+  window.scrollBy({ top: extent(frames).top - betweenBars().top - 12, behavior: "instant" });
+  return Math.max(innerHeight / 2, innerHeight - extent(frames).bottom - 12);
 }
 
 // Drawing a box: only in "add" mode, so that a finger elsewhere still scrolls the page.
