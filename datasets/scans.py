@@ -308,15 +308,10 @@ def _run_to_end(lab: np.ndarray, quad: np.ndarray, e: int) -> list[np.ndarray]:
     """`quad` (ordered) with its end e pushed out to where its sides stop being edges (no
     clear step across the card there: a grey band on a patterned table), if the card's
     proportions allow that; else nothing."""
-    a, b = quad[e], quad[(e + 1) % 4]
-    d, c = quad[e - 1], quad[(e + 2) % 4]
-    width = float(np.linalg.norm(b - a) + np.linalg.norm(c - d)) / 2
-    height = float(np.linalg.norm(a - d) + np.linalg.norm(b - c)) / 2
+    (a, ua), (b, ub), width, height = _end_of(quad, e)
     full = width / CARD_ASPECT
     if height >= _TALLEST * full:
         return []
-    ua = (a - d) / np.linalg.norm(a - d)
-    ub = (b - c) / np.linalg.norm(b - c)
     x = _run_out(lab, a + 2 * ua, ua, b + 2 * ub, ub, _TALLEST * full - height)
     if x is None or not _SHORTEST * full <= height + x + 2:
         return []
@@ -483,17 +478,12 @@ def _grown(
     quad = _order(quad)
     grown = []
     for e in ends:
-        a, b = quad[e], quad[(e + 1) % 4]  # the end to move
-        d, c = quad[e - 1], quad[(e + 2) % 4]  # the other end: d next to a, c next to b
-        width = float(np.linalg.norm(b - a) + np.linalg.norm(c - d)) / 2
-        height = float(np.linalg.norm(a - d) + np.linalg.norm(b - c)) / 2
+        (a, ua), (b, ub), width, height = _end_of(quad, e)  # the end to move
         full = width / CARD_ASPECT
         # A whole card seen at an angle still looks at least ~93 % as tall as its width
         # says; a part shorter than 40 % (a band alone) is too little to go on.
         if not 0.4 * full <= height <= most * full:
             continue
-        ua = (a - d) / np.linalg.norm(a - d)
-        ub = (b - c) / np.linalg.norm(b - c)
         # Perspective changes the card's proportions in a photo by up to ~15 %
         # (measured: 5-14 % in the test's photos): look 18 % either side of the guess.
         xs = np.arange(
@@ -522,6 +512,21 @@ def _grown(
     return grown
 
 
+def _end_of(
+    quad: np.ndarray, e: int
+) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray], float, float]:
+    """End e of the ordered `quad` (its corners e and e + 1) as its two sides: each the
+    end's corner and the unit direction out along the side from the other end; then the
+    quad's width across them and its height along them."""
+    a, b = quad[e], quad[(e + 1) % 4]
+    d, c = quad[e - 1], quad[(e + 2) % 4]  # the other end: d next to a, c next to b
+    width = float(np.linalg.norm(b - a) + np.linalg.norm(c - d)) / 2
+    height = float(np.linalg.norm(a - d) + np.linalg.norm(b - c)) / 2
+    ua = (a - d) / np.linalg.norm(a - d)
+    ub = (b - c) / np.linalg.norm(b - c)
+    return (a, ua), (b, ub), width, height
+
+
 def _open_ends(lab: np.ndarray, quad: np.ndarray) -> list[int]:
     """The ends of `quad` (side e of the ordered quad, in `lab`'s px) past which the card
     runs on: both neighbouring sides go on as edges for _RUN_ON of the quad's long side,
@@ -532,10 +537,7 @@ def _open_ends(lab: np.ndarray, quad: np.ndarray) -> list[int]:
     reach = _RUN_ON * max(sides[0] + sides[2], sides[1] + sides[3]) / 2
     found = []
     for e in range(4):
-        a, b = quad[e], quad[(e + 1) % 4]  # the end
-        d, c = quad[e - 1], quad[(e + 2) % 4]
-        ua = (a - d) / np.linalg.norm(a - d)
-        ub = (b - c) / np.linalg.norm(b - c)
+        (a, ua), (b, ub), _, _ = _end_of(quad, e)
         # From 2 px past the corners: the end's own step is no side running on. Both: a
         # patterned table's lines can go on from one side.
         if not (_is_edge(lab, a + 2 * ua, ua, reach) and _is_edge(lab, b + 2 * ub, ub, reach)):
