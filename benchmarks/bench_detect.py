@@ -207,13 +207,17 @@ def main() -> None:
     from ultralytics import YOLO
 
     plain = YOLO(str(info.folder / "detector.pt"))
+
+    def predict(path: Path) -> None:  # the baseline, as a user of ultralytics would call it
+        plain.predict(str(path), imgsz=info.imgsz, device="cpu", verbose=False)
+
     plain_read = plain_reader(info)
     # The finder compiles once for each input shape it meets (vision/finder.py): the
     # first photo of a new shape pays that, once per process; timed apart from the rest.
     first_of_shape: list[float] = []
     for path in paths:  # warm both paths up on every photo
         first_of_shape.append(service.ask("read", path)["seconds"])
-        plain.predict(str(path), imgsz=info.imgsz, device="cpu", verbose=False)
+        predict(path)
         plain_read(path)
 
     # Photos whose collection is small in the frame get a second look (zoom_region).
@@ -233,9 +237,9 @@ def main() -> None:
             fast_by_looks[closer[path]].append(fast[-1])
             stage_one.append(service.ask("find", path)["seconds"])
             for _ in range(args.warm):
-                plain.predict(str(path), imgsz=info.imgsz, device="cpu", verbose=False)
+                predict(path)
             t = time.perf_counter()
-            plain.predict(str(path), imgsz=info.imgsz, device="cpu", verbose=False)
+            predict(path)
             baseline.append(time.perf_counter() - t)
             t = time.perf_counter()
             same_tally += plain_read(path).tally.to_dict() == answer["tally"]
