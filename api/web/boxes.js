@@ -29,8 +29,12 @@ function inside([x1, y1, x2, y2], point) {
   return point.x >= x1 && point.x <= x2 && point.y >= y1 && point.y <= y2;
 }
 
-function area([x1, y1, x2, y2]) {
+export function area([x1, y1, x2, y2]) {
   return (x2 - x1) * (y2 - y1);
+}
+
+function centre([x1, y1, x2, y2]) {
+  return [(x1 + x2) / 2, (y1 + y2) / 2];
 }
 
 // The things (each {xyxy, ...}) whose target holds `point`, largest first.
@@ -38,6 +42,40 @@ export function thingsAt(things, point, px) {
   return things
     .filter((thing) => inside(target(thing.xyxy, px), point))
     .sort((a, b) => area(b.xyxy) - area(a.xyxy));
+}
+
+// The keyboard among the boxes: the photo is one Tab stop and the arrow keys move from
+// box to box (Up and Down along a column, Left and Right across), so that twenty boxes
+// are not twenty Tabs between the photo and the counters.
+const ARROWS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
+
+export function isArrow(key) {
+  return Object.hasOwn(ARROWS, key);
+}
+
+// The thing an arrow `key` moves to from `from`: the nearest whose centre lies that way
+// (within about 60 degrees of it), one straight ahead before one off to the side; null
+// where none does.
+export function neighbour(things, from, key) {
+  const [dx, dy] = ARROWS[key];
+  const [fx, fy] = centre(from.xyxy);
+  let best = null;
+  let least = Infinity;
+  for (const thing of things) {
+    const [x, y] = centre(thing.xyxy);
+    const along = (x - fx) * dx + (y - fy) * dy;
+    const aside = Math.abs((x - fx) * dy - (y - fy) * dx);
+    if (thing === from || along <= 0 || aside > 2 * along) continue;
+    const cost = along + 2 * aside;
+    if (cost < least) [best, least] = [thing, cost];
+  }
+  return best;
+}
+
+// Where the photo's Tab stop starts: the thing nearest its top-left corner.
+export function firstThing(things) {
+  const reach = (thing) => centre(thing.xyxy)[0] + centre(thing.xyxy)[1];
+  return things.reduce((best, thing) => (best === null || reach(thing) < reach(best) ? thing : best), null);
 }
 
 function overlaps(a, b) {

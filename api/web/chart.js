@@ -18,6 +18,21 @@ function niceStep(max) {
   return 10 * power;
 }
 
+// Players level at a point are drawn a line's width apart there, about the true value,
+// in seat order: a tied player's line had lain hidden under another's. In chart units,
+// by series and point.
+const TIE_GAP = 3;
+
+function tieShifts(series) {
+  return series.map((s, seat) =>
+    s.points.map((v, i) => {
+      const level = series.filter((other) => other.points[i] === v);
+      const place = level.findIndex((other) => other === s);
+      return level.length > 1 ? (place - (level.length - 1) / 2) * TIE_GAP : 0;
+    }),
+  );
+}
+
 // standings: the API's StandingsPublic. Returns an <svg> element, or null before round 1.
 export function totalsChart(standings) {
   const played = standings.rounds_played;
@@ -69,9 +84,11 @@ export function totalsChart(standings) {
       el("text", { x: x(i), y: height - 8, class: "axis", "text-anchor": "middle" }, label),
     );
   });
+  const shift = tieShifts(series);
   series.forEach((s, seat) => {
     const colour = SEAT_COLOURS[seat % SEAT_COLOURS.length];
-    const path = s.points.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(v).toFixed(1)}`);
+    const at = (v, i) => y(v) + shift[seat][i];
+    const path = s.points.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${at(v, i).toFixed(1)}`);
     svg.append(
       el("path", {
         d: path.join(" "),
@@ -84,7 +101,7 @@ export function totalsChart(standings) {
       }),
     );
     s.points.forEach((v, i) => {
-      const dot = el("circle", { cx: x(i), cy: y(v), r: 4, fill: colour });
+      const dot = el("circle", { cx: x(i), cy: at(v, i), r: 4, fill: colour });
       dot.append(el("title", {}, `${s.name}, ${labels[i]}: ${v}`));
       svg.append(dot);
     });

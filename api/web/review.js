@@ -3,7 +3,7 @@
 
 import { BY_KEY, CATEGORIES, boxName, handCount, inWords } from "./cards.js";
 import { findStacks, nigiriOf, unstacking } from "./stacks.js";
-import { layoutTags, thingsAt, unitsPerPixel } from "./boxes.js";
+import { area, firstThing, isArrow, layoutTags, neighbour, thingsAt, unitsPerPixel } from "./boxes.js";
 import { collectionRegion, frameAspect, makeZoomable } from "./zoom.js";
 import { h, plural, s } from "./dom.js";
 import { app, canEdit, go } from "./state.js";
@@ -207,11 +207,17 @@ function showAsked(ids) {
   if (region) svg.zoom.reveal(region);
   const frames = framesOf(svg, ids);
   if (!frames.length) return;
+  flash(frames);
+  bringBetweenBars(frames);
+}
+
+// The page scrolled so that `frames` lie in the middle of the room between the top bar
+// and the Confirm bar (their tops first where they do not fit), unless they are in it.
+function bringBetweenBars(frames) {
   const { top, bottom } = extent(frames);
   const bars = betweenBars();
   const above = bars.top + 12;
   const below = bars.bottom - 12;
-  flash(frames);
   if (top >= above && bottom <= below) return;
   const middle = (top + bottom) / 2 - (above + below) / 2;
   window.scrollBy({ top: Math.min(middle, top - above), behavior: "instant" });
@@ -329,6 +335,8 @@ function photoSvg(c, editable) {
     svg.addEventListener("pointerup", (event) => endDrawing(event, svg));
     svg.addEventListener("pointercancel", () => cancelDrawing(svg));
     svg.addEventListener("click", (event) => tapPhoto(event, svg));
+    svg.addEventListener("keydown", (event) => arrowToBox(event, svg));
+    svg.addEventListener("focusin", (event) => focusBox(event.target, svg));
     svg.photoSize = { width, height };
     svg.zoom = makeZoomable(svg, {
       width,
@@ -359,6 +367,12 @@ function photoSvg(c, editable) {
       return { box, stack, xyxy, label: stack ? stack.label : box.label };
     });
   svg.things = editable ? things : [];
+  svg.setAttribute(
+    "aria-label",
+    editable ? "The photo with the cards found: the arrow keys move between its boxes" : "The photo with the cards found",
+  );
+  // The photo's one Tab stop: the box last focused, where it is still there.
+  const current = things.find((thing) => thing.box.id === svg.current) ?? firstThing(things);
   const boxes = [...c.detections].sort((a, b) => area(b.box) - area(a.box)); // small on top
   const tags = [];
   group.replaceChildren(
@@ -386,9 +400,9 @@ function photoSvg(c, editable) {
           "data-label": box.label,
           "data-stack": stack ? stack.label : null,
           "data-xyxy": thing ? JSON.stringify(thing.xyxy) : null,
-          tabindex: editable ? 0 : null,
-          role: editable ? "button" : null,
-          "aria-label": `${what}${editable ? ": change or delete" : ""}`,
+          tabindex: editable && thing ? (thing === current ? 0 : -1) : null,
+          role: editable && thing ? "button" : null,
+          "aria-label": `${what}${editable && thing ? ": change or delete" : ""}`,
         },
         s("rect", {
           x: x1,
@@ -414,7 +428,7 @@ function photoSvg(c, editable) {
           ),
         );
       }
-      if (editable) {
+      if (editable && thing) {
         node.addEventListener("keydown", (event) => {
           if (event.key === "Enter" || event.key === " ") {
             event.preventDefault();
@@ -428,6 +442,30 @@ function photoSvg(c, editable) {
   svg.querySelector("g.tags").replaceChildren(...tags);
   requestAnimationFrame(() => layoutTags(svg));
   return svg;
+}
+
+// An arrow key on a box moves the focus to the next box that way; the page does not
+// scroll under it.
+function arrowToBox(event, svg) {
+  const node = event.target.closest?.("g.box[tabindex]");
+  if (!node || !isArrow(event.key)) return;
+  event.preventDefault();
+  const from = svg.things.find((thing) => thing.box.id === Number(node.dataset.boxId));
+  const to = from && neighbour(svg.things, from, event.key);
+  if (to) svg.querySelector(`g.box[data-box-id="${to.box.id}"]`).focus({ preventScroll: true });
+}
+
+// A box given the focus (by Tab, an arrow, a tap, or its screen built anew) becomes the
+// photo's Tab stop; from the keyboard, it is brought into view: into the zoom, and
+// between the two bars (a tap's box is in view, and the page stays under the finger).
+function focusBox(target, svg) {
+  const node = target.closest?.("g.box[tabindex]");
+  if (!node) return;
+  svg.current = Number(node.dataset.boxId);
+  for (const other of svg.querySelectorAll("g.box[tabindex]")) other.tabIndex = other === node ? 0 : -1;
+  if (!node.matches(":focus-visible")) return;
+  svg.zoom.reveal(JSON.parse(node.dataset.xyxy));
+  bringBetweenBars(framesOf(svg, [svg.current]));
 }
 
 // Whether a warning points at this box or at its stack's boxes: its tag asks, with "?".
@@ -539,10 +577,6 @@ function placed(found) {
   });
 }
 
-function area([x1, y1, x2, y2]) {
-  return (x2 - x1) * (y2 - y1);
-}
-
 // The boxes as a list, each stack one line: a way to every box where the photo is crowded.
 function boxList(c, editable) {
   if (!c.detections.length) return h("p", { class: "hint" }, "No cards were found in this photo.");
@@ -617,6 +651,8 @@ function labelGrid(current, choose) {
         {
           class: `button label-choice${c.key === current ? " current" : ""}`,
           "aria-pressed": String(c.key === current),
+          // The sheet opens on the box's own card: a keyboard had started at Tempura.
+          autofocus: c.key === current,
           "data-label": c.key,
           onclick: () => choose(c.key),
         },

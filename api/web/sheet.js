@@ -20,7 +20,10 @@ export function openSheet(...children) {
   // the photo on a wide screen, the sheet takes the screen's height instead).
   if (options.room) sheet.style.setProperty("--room", `${Math.floor(options.room)}px`);
   else sheet.style.removeProperty("--room");
-  if (!sheet.open) {
+  if (sheet.open) {
+    // One sheet in place of another (the chooser's box): the focus had fallen to the page.
+    (sheet.querySelector("[autofocus]") ?? sheet.querySelector("button, input, select, textarea"))?.focus();
+  } else {
     sheet.showModal();
     // A phone's Back closes a sheet the player may close, as it does any dialog there,
     // rather than leave the screen under it: the sheet stands on a history entry of its

@@ -189,7 +189,9 @@ export function makeZoomable(svg, { width, height, opening, changed, canPan, ask
   // Brings a box [x1, y1, x2, y2] into view (the box being changed), zoom kept if it fits.
   const reveal = ([x1, y1, x2, y2]) => {
     if (x1 >= view.x && y1 >= view.y && x2 <= view.x + view.w && y2 <= view.y + view.h) return;
-    const w = Math.max(view.w, (x2 - x1) * 1.2);
+    // Zoomed out as far as the region needs each way: a tall card had been cut by a view
+    // only made wide enough for it.
+    const w = Math.max(view.w, (x2 - x1) * 1.2, ((y2 - y1) * 1.2 * view.w) / view.h);
     const h = (w * view.h) / view.w;
     set({ x: (x1 + x2) / 2 - w / 2, y: (y1 + y2) / 2 - h / 2, w, h });
   };

@@ -284,6 +284,12 @@ def test_a_lead_on_puddings_says_who_is_level_on_points(server: Server, phone: A
         "Leading: Ana, level on points with Ben but with more puddings. "
         "Pudding is scored after the last round."
     )
+    # The chart draws both level lines, side by side: Ben's had lain hidden under Ana's.
+    lines = page.get_by_test_id("totals-chart").locator("path")
+    ana, ben = (lines.nth(i).get_attribute("d") for i in range(2))
+    assert ana.split() != ben.split() and len(ana.split()) == 2, (ana, ben)
+    ends = [float(line.split()[-1].split(",")[1]) for line in (ana, ben)]  # R1, 5 points each
+    assert 2 <= abs(ends[0] - ends[1]) <= 4, ends  # apart, about the same height
 
 
 def test_what_another_phone_did_to_the_game_is_told(server: Server, phone: Any) -> None:
@@ -1215,6 +1221,12 @@ def test_the_chooser_tells_boxes_of_one_name_apart(server: Server, phone: Any) -
         for ident, word in zip(ids, words, strict=True)
     ]
     assert 2 in ids and said == expected, said
+    # The box chosen, its sheet takes the chooser's place, the focus on the box's card (it
+    # had fallen to the page under the sheet).
+    chooser.locator("button").first.click()
+    page.get_by_test_id("box-sheet-title").wait_for()
+    pressed = "() => [document.activeElement.dataset.label, document.activeElement.ariaPressed]"
+    assert page.evaluate(pressed) == ["tempura", "true"]
     close_sheet(page)
 
 
@@ -1464,6 +1476,67 @@ def test_the_keyboard_keeps_its_place(server: Server, phone: Any) -> None:
         "() => [document.activeElement.dataset.boxId, document.activeElement.dataset.label]"
     )
     assert now == [box_id, "squid"], now
+
+
+FOCUSED_BOX = """() => { const e = document.activeElement;
+  if (e === document.body) return null;
+  return e.dataset.label ? `box:${e.dataset.label}` : e.dataset.testid || e.tagName; }"""
+
+
+def test_the_photo_is_one_tab_stop_and_the_arrows_walk_its_boxes(
+    server: Server, phone: Any
+) -> None:
+    """Every box had been a Tab stop of its own, in the order they were drawn (largest
+    first, jumping about the photo): nine cards were nine Tabs between the photo and the
+    counters. The photo is one Tab stop; the arrow keys walk a column (Up, Down) and go
+    across (Left, Right); the photo is come back to on the box last left."""
+    page = phone
+    open_review(server, page, COLUMN_BOXES, COLUMN_PHOTO)
+    stops = []
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        stop = page.evaluate(FOCUSED_BOX)
+        if stop is None:  # past the last control
+            break
+        stops.append(stop)
+    assert [stop for stop in stops if stop.startswith("box:")] == ["box:salmon"], stops  # the stack
+
+    page.locator('g.box[data-label="salmon"]').focus()
+    walked = []
+    keys = ["ArrowDown"] * 5 + ["ArrowRight"] * 2 + ["ArrowLeft"] * 4
+    for key in keys:
+        before = page.evaluate("() => window.scrollY")
+        page.keyboard.press(key)
+        walked.append(page.evaluate(FOCUSED_BOX))
+        assert page.evaluate("() => window.scrollY") == before, key  # the page does not scroll
+    assert walked == [
+        "box:tempura", "box:sashimi", "box:dumpling", "box:squid",
+        "box:squid",  # the column's foot: nothing below
+        "box:pudding", "box:egg", "box:pudding", "box:squid", "box:chopsticks", "box:maki_2",
+    ], walked  # fmt: skip
+    page.keyboard.press("Tab")
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate(FOCUSED_BOX) == "box:maki_2"
+
+    # Zoomed in, a box walked to off the view is brought into it, whole (the egg, taller
+    # than the zoomed view, had been shown cut).
+    for _ in range(3):
+        page.get_by_test_id("zoom-in").click()
+    page.locator('g.box[data-label="maki_2"]').focus()
+    for _ in range(4):  # by the chopsticks, the squid (nearer than the pudding), the pudding
+        page.keyboard.press("ArrowRight")
+    assert page.evaluate(FOCUSED_BOX) == "box:egg"
+    in_view = """() => {
+      const svg = document.querySelector('[data-testid="photo"]').getBoundingClientRect();
+      const r = document.activeElement.querySelector('rect.frame').getBoundingClientRect();
+      return r.left >= svg.left - 1 && r.right <= svg.right + 1
+        && r.top >= svg.top - 1 && r.bottom <= svg.bottom + 1; }"""
+    assert page.evaluate(in_view)
+    page.keyboard.press("Enter")
+    page.get_by_test_id("box-sheet-title").wait_for()
+    # Its sheet opens on its own card (it had opened on the first, Tempura).
+    pressed = "() => [document.activeElement.dataset.label, document.activeElement.ariaPressed]"
+    assert page.evaluate(pressed) == ["egg", "true"]
 
 
 def test_a_new_screen_takes_the_focus_to_its_heading(server: Server, phone: Any) -> None:
