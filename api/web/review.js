@@ -55,7 +55,7 @@ export function reviewScreen() {
   // before the photo; beside it on a wide screen (style.css), over the counters, so that
   // the photo starts high and fits above the Confirm bar.
   const toCheck = h("div", { class: "review-status" }, status, handCheck(c), warningsList(c));
-  return [head, ...banners, h("div", { class: "review" }, toCheck, photoSide, tallySide), earlierList(c, editable), bar];
+  return [head, ...banners, h("div", { class: `review${c.photo ? "" : " no-photo-yet"}` }, toCheck, photoSide, tallySide), earlierList(c, editable), bar];
 }
 
 // The readings newer photos replaced, kept as they were: each can be brought back.
@@ -846,11 +846,14 @@ function counters(c, editable) {
   // 34 greyed-out buttons around twelve empty rows.
   const shown = editable ? CATEGORIES : CATEGORIES.filter((cat) => c.tally[cat.key] > 0);
   if (!shown.length) section.append(h("p", { class: "hint" }, "No cards counted."));
+  // Each group of counters in a block of its own, kept whole where they stand in columns.
   let group = null;
+  let block = null;
   for (const cat of shown) {
     if (cat.group !== group) {
       group = cat.group;
-      section.append(h("h3", {}, group));
+      block = h("div", { class: "counter-group" }, h("h3", {}, group));
+      section.append(block);
     }
     const count = c.tally[cat.key];
     const byHand = Object.hasOwn(c.counts, cat.key);
@@ -869,7 +872,7 @@ function counters(c, editable) {
               : null,
           )
         : null;
-    section.append(
+    block.append(
       h(
         "div",
         {

@@ -2230,6 +2230,37 @@ def test_a_change_made_elsewhere_meanwhile_says_so_within_the_bar(
     assert page.evaluate(COVERED_CONTROLS) == []
 
 
+@pytest.mark.parametrize("size", [(1366, 768), (390, 844)], ids=str)
+def test_counting_by_hand_on_a_laptop_the_counters_take_the_page(
+    server: Server, browser: Any, size: tuple[int, int]
+) -> None:
+    """No photo on a wide screen: the counters had stood in the right-hand column beside an
+    empty one, twelve rows down the page. They go across, in two columns of whole groups,
+    under the hand check and the photo buttons; on a phone, in one."""
+    screen = touch_phone(browser, *size)
+    page = next(screen)
+    game = new_game(server, ["Ana", "Ben"])
+    page.goto(edit_url(server, game))
+    page.get_by_text("Count by hand").first.tap()
+    page.get_by_test_id("counters").wait_for()
+    idle(page)
+    left = {
+        key: page.get_by_test_id(f"counter-{key}").bounding_box()["x"]
+        for key in ("tempura", "dumpling", "egg", "squid", "egg_on_wasabi", "chopsticks")
+    }
+    camera = page.get_by_test_id("camera-1").bounding_box()
+    counters = page.get_by_test_id("counters").bounding_box()
+    if size[0] > 900:
+        assert left["egg"] - left["tempura"] > 300, left  # the nigiri in the second column
+        groups = [("tempura", "dumpling"), ("egg", "squid")]
+        assert all(left[a] == left[b] for a, b in groups), left  # a group kept whole
+        assert counters["width"] > 0.7 * size[0], counters
+        assert camera["y"] + camera["height"] <= counters["y"], (camera, counters)
+    else:
+        assert len(set(left.values())) == 1, left
+    next(screen, None)
+
+
 # --- a photo that is not this hand's -------------------------------------------------------
 
 
