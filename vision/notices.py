@@ -110,13 +110,22 @@ def small_photo(width: int, height: int) -> Notice:
     )
 
 
-def low_confidence(labels: Sequence[str], threshold: float) -> Notice:
-    """The boxes (their labels) read at less than `threshold` confidence."""
+def low_confidence(
+    labels: Sequence[str], threshold: float, under: Sequence[str | None] | None = None
+) -> Notice:
+    """The boxes (their labels) read at less than `threshold` confidence; `under`, for each,
+    the nigiri (label) lying on it where it is a stack's wasabi: "the wasabi under the egg
+    nigiri", where a bare "wasabi" had sent the player to another card, a lone wasabi."""
     one = len(labels) == 1
+    on = under or [None] * len(labels)
+    names = [
+        said(label) if nigiri is None else f"the wasabi under the {said(nigiri)}"
+        for label, nigiri in zip(labels, on, strict=True)
+    ]
     return Notice(
         NoticeCode.LOW_CONFIDENCE,
         f"{len(labels)} {'card' if one else 'cards'} read with under {threshold:.0%} certainty "
-        f"({', '.join(map(said, labels))}): check {'it' if one else 'them'}",
+        f"({', '.join(names)}): check {'it' if one else 'them'}",
     )
 
 

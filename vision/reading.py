@@ -210,6 +210,7 @@ def read_tally(
     tally = count_tally(final.labels, stacks)
     cards = tally.cards
     low = _low_confidence(final, low_confidence)
+    under = dict(stacks)  # a stack's wasabi: the nigiri on it
     # A box already asked about for its low confidence is not asked again of its kind: two
     # percentages of one box, its certainty and another kind's odds, read as a contradiction.
     doubted = [[i for i in _doubted(final, doubt) if i not in low] for doubt in _DOUBTS]
@@ -220,9 +221,11 @@ def read_tally(
         *([NO_CARDS] if not cards else []),
         *(
             [
-                notices.low_confidence([final.labels[i] for i in low], low_confidence).about(
-                    source[low]
-                )
+                notices.low_confidence(
+                    [final.labels[i] for i in low],
+                    low_confidence,
+                    [final.labels[under[i]] if i in under else None for i in low],
+                ).about(source[low])
             ]
             if len(low)
             else []

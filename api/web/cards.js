@@ -30,6 +30,11 @@ export function categoryName(key) {
 // nigiri lies on it is the stack's business), a stack "Salmon on wasabi".
 export function boxName(key) {
   if (key === "wasabi") return "Wasabi";
+  return BY_KEY[key]?.name ?? inWords(key);
+}
+
+// A box's card on its tag over the photo, where room is short: "Squid", "Maki 2".
+export function tagName(key) {
   return BY_KEY[key]?.short ?? inWords(key);
 }
 

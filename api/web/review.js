@@ -1,7 +1,7 @@
 // Reviewing a player's cards: the photo with its boxes (tap, choose, relabel, delete, draw
 // a missed card), the box list, the warnings, the counters and confirming.
 
-import { BY_KEY, CATEGORIES, boxName, handCount, inWords } from "./cards.js";
+import { BY_KEY, CATEGORIES, boxName, handCount, inWords, tagName } from "./cards.js";
 import { findStacks, nigiriOf, unstacking } from "./stacks.js";
 import { area, firstThing, isArrow, layoutTags, neighbour, thingsAt, unitsPerPixel } from "./boxes.js";
 import { collectionRegion, frameAspect, makeZoomable } from "./zoom.js";
@@ -107,7 +107,10 @@ function handCheck(c) {
     "p",
     { class: `hand-check${kind}`, "data-testid": "hand-check", role: "status" },
     ok ? "✓ " : begun ? "! " : "",
-    begun ? `${c.hand_size} cards expected, ${c.cards} found` : `${c.hand_size} cards expected, none counted yet`,
+    // Counted by hand, the cards are "counted": none was found in a photo.
+    begun
+      ? `${c.hand_size} cards expected, ${c.cards} ${c.photo ? "found" : "counted"}`
+      : `${c.hand_size} cards expected, none counted yet`,
     ok || !begun ? "" : handOff(c.hand_size - c.cards, Boolean(c.photo)),
   );
 }
@@ -283,6 +286,9 @@ function photoPanel(c, editable) {
             "data-testid": "add-box",
             onclick: () => {
               app.drawMode = !app.drawMode;
+              // The photo held in place, to be drawn on: held by this button, it had moved
+              // up by the longer hint's line, from under the finger about to draw.
+              app.touched = "photo";
               render();
             },
           },
@@ -336,7 +342,6 @@ function photoSvg(c, editable) {
     svg.addEventListener("pointercancel", () => cancelDrawing(svg));
     svg.addEventListener("click", (event) => tapPhoto(event, svg));
     svg.addEventListener("keydown", (event) => arrowToBox(event, svg));
-    svg.addEventListener("focusin", (event) => focusBox(event.target, svg));
     svg.photoSize = { width, height };
     svg.zoom = makeZoomable(svg, {
       width,
@@ -429,6 +434,9 @@ function photoSvg(c, editable) {
         );
       }
       if (editable && thing) {
+        // On the box, not the photo: Chromium gives an SVG element with focus listeners a
+        // Tab stop of its own, where neither the arrows nor Enter did anything.
+        node.addEventListener("focus", () => focusBox(node, svg));
         node.addEventListener("keydown", (event) => {
           if (event.key === "Enter" || event.key === " ") {
             event.preventDefault();
@@ -458,9 +466,7 @@ function arrowToBox(event, svg) {
 // A box given the focus (by Tab, an arrow, a tap, or its screen built anew) becomes the
 // photo's Tab stop; from the keyboard, it is brought into view: into the zoom, and
 // between the two bars (a tap's box is in view, and the page stays under the finger).
-function focusBox(target, svg) {
-  const node = target.closest?.("g.box[tabindex]");
-  if (!node) return;
+function focusBox(node, svg) {
   svg.current = Number(node.dataset.boxId);
   for (const other of svg.querySelectorAll("g.box[tabindex]")) other.tabIndex = other === node ? 0 : -1;
   if (!node.matches(":focus-visible")) return;
@@ -488,11 +494,11 @@ function askedOf(box, stack) {
   return [...new Set(texts)];
 }
 
-// A tag's names, longest first: the card's, then where that one is crowded out, its
-// first word, where that still says the card ("Chopsticks", not "Maki" for "Maki 2" nor
-// "Salmon" for a salmon on its wasabi).
+// A tag's names, longest first: the card's short name, then where that one is crowded
+// out, its first word, where that still says the card ("Chopsticks", not "Maki" for
+// "Maki 2" nor "Salmon" for a salmon on its wasabi).
 function tagNames(label) {
-  const name = boxName(label);
+  const name = tagName(label);
   const first = name.split(" ")[0];
   const clear = !label.startsWith("maki_") && !label.endsWith("_on_wasabi") && first !== name;
   return clear ? [name, first] : [name];
@@ -757,6 +763,9 @@ function markChosen(boxes) {
   return keepInView(framesOf(svg, boxes.map((b) => b.id)), collectionRegion(boxes));
 }
 
+// Where a box's sheet opens beside the photo, over the counters (style.css).
+const SHEET_BESIDE = matchMedia("(min-width: 900px)");
+
 // A region of the photo (the boxes being changed, a box just drawn) in view above a
 // sheet: the zoom shows it, the page scrolls it to just under the top bar, and the
 // sheet takes the height below it (never less than half the screen; it scrolls inside).
@@ -768,6 +777,12 @@ function keepInView(frames, region) {
   // Closing the sheet scrolls back (sheet.js): the page had stayed with the box at its
   // top, the photo and the hand check above the screen.
   app.scrolledFor ??= { y: window.scrollY, href: location.href };
+  if (SHEET_BESIDE.matches) {
+    // The sheet opens beside the photo: the page had scrolled the box to the top anyway,
+    // the photo jumping 270 px under the pointer. It moves only for a box out of sight.
+    bringBetweenBars(frames);
+    return innerHeight;
+  }
   window.scrollBy({ top: extent(frames).top - betweenBars().top - 12, behavior: "instant" });
   return Math.max(innerHeight / 2, innerHeight - extent(frames).bottom - 12);
 }

@@ -834,6 +834,19 @@ def test_low_confidence_warning_and_threshold() -> None:
     assert one.warning_texts == ["1 card read with under 50% certainty (egg nigiri): check it"]
 
 
+def test_an_unsure_wasabi_under_a_nigiri_is_named_by_its_nigiri() -> None:
+    """A stack's wasabi read unsure beside a lone wasabi: a bare "(wasabi)" had sent the
+    player to the lone one, which the photo tags "Wasabi"; it is the one under the egg."""
+    stacked = Table().stack("egg", 50, 50).card("wasabi", 160, 50).detections()
+    confidence = stacked.confidence.copy()
+    confidence[stacked.labels.index("wasabi")] = 0.4  # the stack's strip, drawn first
+    reading = read_tally(Detections(stacked.xyxy, confidence, stacked.class_id))
+    assert nonzero(reading) == {"egg_on_wasabi": 1, "wasabi": 1}
+    assert reading.warning_texts == [
+        "1 card read with under 50% certainty (the wasabi under the egg nigiri): check it"
+    ]
+
+
 def test_a_nigiri_read_with_doubt_between_nigiri_kinds_is_pointed_out() -> None:
     found = boxes(
         ("salmon", [0, 0, 630, 880], 0.84),

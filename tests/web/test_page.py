@@ -549,14 +549,14 @@ def test_counting_by_hand_like_the_calculator(server: Server, browser: Any) -> N
         "pudding": 1,
     }
     hand_check = page.get_by_test_id("hand-check").inner_text()
-    assert hand_check.endswith("9 cards expected, 5 found: 4 cards may be missing"), hand_check
+    assert hand_check.endswith("9 cards expected, 5 counted: 4 cards may be missing"), hand_check
     for _ in range(6):
         page.get_by_test_id("plus-tempura").click()
     page.wait_for_function(
         "() => document.querySelector('[data-testid=count-tempura]').textContent === '8'"
     )
     hand_check = page.get_by_test_id("hand-check").inner_text()
-    assert hand_check.endswith("9 cards expected, 11 found: 2 cards may be counted twice")
+    assert hand_check.endswith("9 cards expected, 11 counted: 2 cards may be counted twice")
     for _ in range(6):
         page.get_by_test_id("minus-tempura").click()
     page.wait_for_function(

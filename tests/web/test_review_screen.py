@@ -18,6 +18,7 @@ import httpx
 import pytest
 from PIL import Image
 
+from scoring.cards import TALLY_KEYS
 from tests.api.conftest import TWO_STACKS, boxes_for
 from tests.web.conftest import ON_SCREEN, TIMEOUT_MS, TOLD_SO_FAR, Server, touch_drag, touch_phone
 
@@ -789,10 +790,13 @@ def test_on_a_tablet_or_a_laptop_the_photo_fits_above_the_confirm_bar(
         warnings = page.get_by_test_id("warnings").bounding_box()
         assert warnings["x"] >= frame["x"] + frame["width"], (warnings, frame)
         # A box's sheet beside the photo, from under the top bar: every choice and Delete
-        # in sight, where the room below the box had cut them off.
+        # in sight, where the room below the box had cut them off. The page stays put, the
+        # box in sight (it had scrolled the box to the top, the photo jumping).
+        scrolled = page.evaluate("() => window.scrollY")
         page.locator('g.box[data-label="tempura"]').first.tap()
         delete = page.get_by_role("button", name="Delete this box")
         delete.wait_for()
+        assert page.evaluate("() => window.scrollY") == scrolled
         sheet = page.locator("#sheet")
         assert sheet.evaluate("(s) => s.scrollHeight <= s.clientHeight + 1")
         box = delete.bounding_box()
@@ -865,7 +869,7 @@ def test_choosing_a_boxs_own_card_counts_it_or_says_it_is_right(server: Server, 
     page.get_by_test_id("box-list-button").tap()
     items = page.locator('[data-testid^="box-item-"]').all_inner_texts()
     assert [i for i in items if "set by you" in i] == [
-        "Squid (set by you)",
+        "Squid nigiri (set by you)",
         "Dumpling (set by you)",
     ]
 
@@ -1322,7 +1326,8 @@ def test_the_box_being_changed_stays_in_view_and_marked(server: Server, phone: A
     item = page.locator('[data-testid^="box-item-"]', has_text="Egg")
     item.tap()
     page.get_by_test_id("box-sheet-title").wait_for()
-    assert page.get_by_test_id("box-sheet-title").inner_text() == "This card: Egg"
+    # The card's whole name, as the counters say it (it had said "Egg", the tag's word).
+    assert page.get_by_test_id("box-sheet-title").inner_text() == "This card: Egg nigiri"
     chosen = page.locator("g.box.chosen")
     assert chosen.count() == 1 and chosen.get_attribute("data-label") == egg["label"]
     frame = chosen.locator("rect.frame").bounding_box()
@@ -1368,7 +1373,14 @@ def test_a_box_being_drawn_stays_in_view_and_marked(server: Server, phone: Any) 
     the sheet for changing a box does."""
     page = phone
     open_review(server, page, COLUMN_BOXES, COLUMN_PHOTO)
+    # The photo stays put under the finger about to draw (its hint's longer words had
+    # moved it up a line, the page held by the button).
+    page.get_by_test_id("add-box").evaluate("(b) => b.scrollIntoView({ block: 'center' })")
+    photo_top = "() => document.querySelector('[data-testid=photo]').getBoundingClientRect().top"
+    before = page.evaluate(photo_top)
     page.get_by_test_id("add-box").tap()
+    idle(page)
+    assert page.evaluate(photo_top) == before
     # A bare stretch of the photo, left of the column, above the row of whole cards.
     start, end = (page.evaluate(ON_SCREEN, c) for c in ([130, 140], [380, 380]))
     touch_drag(page, start, end)
@@ -1500,6 +1512,7 @@ def test_the_photo_is_one_tab_stop_and_the_arrows_walk_its_boxes(
             break
         stops.append(stop)
     assert [stop for stop in stops if stop.startswith("box:")] == ["box:salmon"], stops  # the stack
+    assert "photo" not in stops, stops  # no stop on the photo itself, where keys did nothing
 
     page.locator('g.box[data-label="salmon"]').focus()
     walked = []
@@ -2244,16 +2257,18 @@ def test_counting_by_hand_on_a_laptop_the_counters_take_the_page(
     page.get_by_text("Count by hand").first.tap()
     page.get_by_test_id("counters").wait_for()
     idle(page)
-    left = {
-        key: page.get_by_test_id(f"counter-{key}").bounding_box()["x"]
-        for key in ("tempura", "dumpling", "egg", "squid", "egg_on_wasabi", "chopsticks")
-    }
+    boxes = {cat: page.get_by_test_id(f"counter-{cat}").bounding_box() for cat in TALLY_KEYS}
+    left = {key: box["x"] for key, box in boxes.items()}
     camera = page.get_by_test_id("camera-1").bounding_box()
     counters = page.get_by_test_id("counters").bounding_box()
     if size[0] > 900:
-        assert left["egg"] - left["tempura"] > 300, left  # the nigiri in the second column
+        columns = sorted(set(left.values()))
+        assert len(columns) == 2 and columns[1] - columns[0] > 300, left
         groups = [("tempura", "dumpling"), ("egg", "squid")]
         assert all(left[a] == left[b] for a, b in groups), left  # a group kept whole
+        # Each column's first row level with the other's (the second's had stood higher).
+        tops = [min(b["y"] for b in boxes.values() if b["x"] == x) for x in columns]
+        assert abs(tops[0] - tops[1]) <= 1, boxes
         assert counters["width"] > 0.7 * size[0], counters
         assert camera["y"] + camera["height"] <= counters["y"], (camera, counters)
     else:
