@@ -474,6 +474,20 @@ function focusBox(node, svg) {
   bringBetweenBars(framesOf(svg, [svg.current]));
 }
 
+// The arrow keys in a sheet's grid of choices move to the choice that way on screen, as
+// on the photo (only Tab had moved there).
+function arrowAmongButtons(event) {
+  if (!isArrow(event.key)) return;
+  const choices = [...event.currentTarget.querySelectorAll("button")].map((node) => {
+    const { left, top, right, bottom } = node.getBoundingClientRect();
+    return { node, xyxy: [left, top, right, bottom] };
+  });
+  const from = choices.find((choice) => choice.node === document.activeElement);
+  if (!from) return;
+  event.preventDefault();
+  neighbour(choices, from, event.key)?.node.focus();
+}
+
 // Whether a warning points at this box or at its stack's boxes: its tag asks, with "?".
 function asks(box, stack) {
   return Boolean(box.check || stack?.top?.check || stack?.strip?.check);
@@ -527,7 +541,7 @@ function chooseBox(found) {
     h("p", { class: "hint" }, "These boxes are under your finger:"),
     h(
       "div",
-      { class: "label-grid chooser", "data-testid": "chooser" },
+      { class: "label-grid chooser", "data-testid": "chooser", onkeydown: arrowAmongButtons },
       placed(found).map(({ thing, place }) =>
         h(
           "button",
@@ -650,7 +664,7 @@ function detectedCards(tally) {
 function labelGrid(current, choose) {
   return h(
     "div",
-    { class: "label-grid" },
+    { class: "label-grid", onkeydown: arrowAmongButtons },
     CATEGORIES.map((c) =>
       h(
         "button",

@@ -1547,9 +1547,23 @@ def test_the_photo_is_one_tab_stop_and_the_arrows_walk_its_boxes(
     assert page.evaluate(in_view)
     page.keyboard.press("Enter")
     page.get_by_test_id("box-sheet-title").wait_for()
-    # Its sheet opens on its own card (it had opened on the first, Tempura).
+    # Its sheet opens on its own card (it had opened on the first, Tempura); the arrows
+    # walk its choices as they stand on screen, as on the photo.
     pressed = "() => [document.activeElement.dataset.label, document.activeElement.ariaPressed]"
     assert page.evaluate(pressed) == ["egg", "true"]
+    grid = page.locator("#sheet .label-grid button").evaluate_all(
+        "(bs) => bs.map((b) => { const r = b.getBoundingClientRect();"
+        " return [b.dataset.label, Math.round(r.left), Math.round(r.top)]; })"
+    )
+    at = {label: (x, y) for label, x, y in grid}
+    egg_x, egg_y = at["egg"]
+    page.keyboard.press("ArrowRight")
+    x, y = at[page.evaluate(pressed)[0]]
+    assert y == egg_y and x > egg_x, grid  # the next one in its row
+    page.locator('#sheet .label-grid [data-label="egg"]').focus()
+    page.keyboard.press("ArrowDown")
+    x, y = at[page.evaluate(pressed)[0]]
+    assert x == egg_x and y > egg_y, grid  # the one below it
 
 
 def test_a_new_screen_takes_the_focus_to_its_heading(server: Server, phone: Any) -> None:
