@@ -166,8 +166,8 @@ function warningsList(c) {
 
 // On a tablet or a laptop the photo's frame is narrowed to fit between its top and the
 // Confirm bar: its bottom cards had sat under the bar on the first screen. A phone's
-// photo keeps the screen's width (its frame square, zoom.frameAspect; Show on a warning
-// brings a card into view).
+// photo keeps the screen's width (its frame no taller than square, zoom.frameAspect;
+// Show on a warning brings a card into view).
 const FIT_FROM = 480; // px: a photo column this wide is no phone's (the widest, 430 px screens)
 const MIN_PHOTO_HEIGHT = 280; // px: a frame narrowed no further
 
@@ -178,9 +178,8 @@ function fitPhoto(figure) {
   let fit = "none";
   if (column.clientWidth >= FIT_FROM) {
     const top = figure.getBoundingClientRect().top + window.scrollY;
-    const { width, height } = svg.photoSize;
     const room = betweenBars().bottom - top - 12;
-    fit = `${Math.round(Math.max(room, MIN_PHOTO_HEIGHT) * frameAspect(width, height))}px`;
+    fit = `${Math.round(Math.max(room, MIN_PHOTO_HEIGHT) * svg.aspect)}px`;
   }
   svg.dataset.fit = fit;
   figure.style.maxWidth = fit;
@@ -321,10 +320,11 @@ function photoSvg(c, editable) {
   const { width, height, id } = c.photo;
   let svg = app.photoCache.id === id ? app.photoCache.svg : null;
   if (!svg) {
+    const aspect = frameAspect(width, height, collectionRegion(c.detections));
     svg = s("svg", {
       viewBox: `0 0 ${width} ${height}`,
       class: "photo-svg",
-      style: `aspect-ratio: ${frameAspect(width, height)}`,
+      style: `aspect-ratio: ${aspect}`,
       "data-testid": "photo",
       role: "group",
       "aria-label": "The photo with the cards found",
@@ -343,9 +343,11 @@ function photoSvg(c, editable) {
     svg.addEventListener("click", (event) => tapPhoto(event, svg));
     svg.addEventListener("keydown", (event) => arrowToBox(event, svg));
     svg.photoSize = { width, height };
+    svg.aspect = aspect;
     svg.zoom = makeZoomable(svg, {
       width,
       height,
+      aspect,
       opening: collectionRegion(c.detections),
       changed: () => layoutTags(svg),
       canPan: () => !app.drawMode,

@@ -11,12 +11,19 @@ const DOUBLE_TAP_MS = 320;
 const DOUBLE_TAP_PX = 30;
 const MOVED_PX = 8; // a finger that moved more than this panned: its tap is no tap
 
-// The shape (width / height) of the photo's frame on the page: a landscape photo's own;
-// an upright one's square. A phone's upright photo in a frame of its shape reached under
-// the Confirm bar on the first screen, its cards (often low in it) hidden there; its
-// whole photo now shows with dark bands at the sides.
-export function frameAspect(width, height) {
-  return Math.max(width / height, 1);
+// The shape (width / height) of the photo's frame on the page: the shape of the cards'
+// `region` (null: none), between square and the photo's own. A phone's upright photo in
+// a frame of its shape reached under the Confirm bar on the first screen, its cards
+// (often low in it) hidden there: its frame is square, the whole photo shown with dark
+// bands at the sides. A landscape photo of three columns had opened in its own wide
+// frame, the cards a third of the frame's width, 30 px wide on a phone: the frame takes
+// the cards' shape, as tall as it is wide, the whole photo shown with bands above and
+// below.
+export function frameAspect(width, height, region = null) {
+  const photo = Math.max(width / height, 1);
+  if (!region) return photo;
+  const [x1, y1, x2, y2] = region;
+  return Math.min(photo, Math.max((x2 - x1) / Math.max(y2 - y1, 1), 1));
 }
 
 // The photo (width x height px) as its frame (of `aspect`) sees it: `whole`, the view of
@@ -66,13 +73,13 @@ export function collectionRegion(boxes) {
   ];
 }
 
-// Makes `svg` (a photo of width x height px) zoomable; `opening` is the region it opens
-// on, `changed()` runs after each change of view (the tags are laid out again),
-// `canPan()` says whether gestures are the zoom's (not while a box is being drawn), and
-// `asked()` gives the region of the cards a warning asks about (or null), which + goes
-// toward first. Returns the controls: zoomBy(factor), whole(), collection(), zoomed().
-export function makeZoomable(svg, { width, height, opening, changed, canPan, asked = () => null }) {
-  const aspect = frameAspect(width, height);
+// Makes `svg` (a photo of width x height px, in a frame of `aspect`) zoomable; `opening`
+// is the region it opens on, `changed()` runs after each change of view (the tags are
+// laid out again), `canPan()` says whether gestures are the zoom's (not while a box is
+// being drawn), and `asked()` gives the region of the cards a warning asks about (or
+// null), which + goes toward first. Returns the controls: zoomBy(factor), whole(),
+// collection(), zoomed().
+export function makeZoomable(svg, { width, height, aspect, opening, changed, canPan, asked = () => null }) {
   const { whole, clamp } = framing(width, height, aspect);
   const start = opening ? fit(opening, aspect, clamp) : whole;
   let view = start;

@@ -1203,6 +1203,7 @@ def test_the_chooser_tells_boxes_of_one_name_apart(server: Server, phone: Any) -
         {"label": "sashimi", "confidence": 0.9, "box": [100, 400, 260, 637]},
     ]
     open_review(server, page, column, COLUMN_PHOTO)
+    page.get_by_test_id("zoom-whole").tap()  # the strips 17 CSS px apart, under one finger
     page.evaluate(CENTRE_COLUMN)
     middle = next(b for b in page.evaluate(BOX_RECTS) if b["id"] == 2)
     page.touchscreen.tap(middle["x"] + middle["w"] / 2, middle["y"] + middle["h"] / 2)
@@ -1635,6 +1636,44 @@ def test_an_upright_photo_opens_with_its_cards_above_the_confirm_bar(
     assert x <= 30 and x + w >= 560 and y <= 800 and y + h >= 948, (x, y, w, h)
 
 
+@pytest.mark.parametrize("shape", ["tall", "wide"])
+def test_a_landscape_photo_opens_in_a_frame_of_its_cards_shape(
+    server: Server, phone: Any, shape: str
+) -> None:
+    """A 16:9 photo of three short columns had opened in a 16:9 frame, the cards a third
+    of its width (30 px wide on a phone), their tags over their pictures. The frame takes
+    the cards' shape, no taller than square: the cards twice as large. A row of cards
+    keeps the photo's wide frame."""
+    page = phone
+
+    def card(label: str, x: int, y: int) -> dict[str, Any]:
+        return {"label": label, "confidence": 0.9, "box": [x, y, x + 120, y + 170]}
+
+    if shape == "tall":  # three columns of five, 380 x 410 photo px
+        labels = ["tempura", "sashimi", "egg", "pudding", "dumpling"]
+        cards = [
+            card(label, 600 + 130 * c, 150 + 60 * r)
+            for c in range(3)
+            for r, label in enumerate(labels)
+        ]
+    else:
+        cards = [card("tempura", 100 + 130 * i, 400) for i in range(10)]
+    open_review(server, page, cards, (1600, 900))
+    frame = page.get_by_test_id("photo").bounding_box()
+    widths = page.locator("g.box rect.frame").evaluate_all(
+        "(rs) => rs.map((r) => r.getBoundingClientRect().width)"
+    )
+    if shape == "tall":
+        assert frame["width"] == pytest.approx(frame["height"], abs=1), frame
+        # The cards' region, with its margins, fills the square frame.
+        assert min(widths) >= 0.22 * frame["width"], (widths, frame)
+    else:
+        assert frame["width"] / frame["height"] == pytest.approx(16 / 9, abs=0.02), frame
+    page.get_by_test_id("zoom-whole").tap()
+    x, y, w, h = page.evaluate(VIEW)
+    assert x <= 0 and y <= 0 and x + w >= 1600 and y + h >= 900, (x, y, w, h)
+
+
 def test_zooming_in_from_the_whole_photo_goes_toward_the_cards(server: Server, phone: Any) -> None:
     page = phone
     corner = [
@@ -1672,9 +1711,10 @@ def test_the_photo_opens_on_the_cards_and_zooms(server: Server, phone: Any) -> N
     open_review(server, page, SMALL_COLLECTION, COLUMN_PHOTO)
     width, height = COLUMN_PHOTO
     x, y, w, h = page.evaluate(VIEW)
-    # The cards' region [400, 300, 605, 603] with a margin, at the photo's aspect.
+    # The cards' region [400, 300, 605, 603] with a margin, at the frame's aspect: the
+    # region's own, as tall as wide (zoom.frameAspect).
     assert x <= 400 and y <= 300 and x + w >= 605 and y + h >= 603, (x, y, w, h)
-    assert w < 0.6 * width and abs(w / h - width / height) < 0.01, (w, h)
+    assert w < 0.6 * width and abs(w / h - 1) < 0.01, (w, h)
     assert (603 - 300) / h > 0.7  # the cards fill most of the view
     page.evaluate(CENTRE_COLUMN)
     shot(page, "review-zoomed.png")
@@ -1694,7 +1734,8 @@ def test_the_photo_opens_on_the_cards_and_zooms(server: Server, phone: Any) -> N
     page.get_by_test_id("zoom-out").tap()
     assert page.evaluate(VIEW)[2] == pytest.approx(w * 1.6, rel=0.01)
     page.get_by_test_id("zoom-whole").tap()
-    assert page.evaluate(VIEW) == [0, 0, width, height]
+    # All of the photo, with bands above and below it in the square frame.
+    assert page.evaluate(VIEW) == [0, (height - width) / 2, width, width]
     page.get_by_test_id("zoom-cards").tap()
     assert page.evaluate(VIEW) == pytest.approx([x, y, w, h])
 
@@ -1714,11 +1755,11 @@ def test_the_photo_opens_on_the_cards_and_zooms(server: Server, phone: Any) -> N
     cx, cy = photo["x"] + photo["width"] / 2, photo["y"] + photo["height"] / 2
     cdp = page.context.new_cdp_session(page)
     touches(cdp, "touchStart", [(cx - 20, cy), (cx + 20, cy)])
-    for step in range(1, 6):
-        touches(cdp, "touchMove", [(cx - 20 - 12 * step, cy), (cx + 20 + 12 * step, cy)])
+    for step in range(1, 6):  # 40 px apart to 100: 2.5x closer, short of the closest view
+        touches(cdp, "touchMove", [(cx - 20 - 6 * step, cy), (cx + 20 + 6 * step, cy)])
     touches(cdp, "touchEnd", [])
     pinched = page.evaluate(VIEW)
-    assert pinched[2] == pytest.approx(w * 40 / 160, rel=0.05), pinched
+    assert pinched[2] == pytest.approx(w * 40 / 100, rel=0.05), pinched
     touches(cdp, "touchStart", [(cx, cy)])
     for step in range(1, 6):
         touches(cdp, "touchMove", [(cx + 10 * step, cy)])
