@@ -1,5 +1,6 @@
-// The boxes on the review photo as a finger meets them: where each box's tag goes (no
-// two overlapping, none outside the photo in view), and which boxes a tap means. A
+// The boxes on the review photo as a finger and a keyboard meet them: where each box's
+// tag goes (no two overlapping, none outside the photo in view), which boxes a tap means,
+// and which box an arrow key goes to (a sheet's grid of choices too). A
 // photo's boxes can be 17 px tall with centres 16 px apart on a phone; a fingertip
 // covers two, so every box takes taps over at least TARGET x TARGET CSS px, and a tap
 // where targets overlap is answered with the candidates, largest first.
