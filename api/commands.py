@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import argparse
+import errno
+import socket
 import sys
 from pathlib import Path
 from typing import Any
@@ -100,15 +102,40 @@ def run_serve(args: argparse.Namespace) -> int:
         _say_missing_weights(settings.weights)
     with opening(settings.resolved_database_url):
         app = create_app(settings)
-    uvicorn.run(app, host=args.host, port=args.port)
+    listening = _listening(args.host, args.port)
+    uvicorn.Server(uvicorn.Config(app, host=args.host, port=args.port)).run(sockets=[listening])
     return 0
+
+
+def _listening(host: str, port: int) -> socket.socket:
+    """A socket bound to host:port for the service, or one line saying why there is none:
+    uvicorn, binding it itself, had logged its start, the error, then its shutdown."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except socket.gaierror as error:
+        raise ValueError(f"--host {host}: {error.strerror.lower()}") from None
+    listening = socket.socket(family, kind, proto)
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+    try:
+        listening.bind(address)
+    except OSError as error:
+        listening.close()
+        if error.errno == errno.EADDRINUSE:
+            raise ValueError(
+                f"port {port} on {host} is in use: stop what holds it, or give another --port"
+            ) from None
+        raise ValueError(f"cannot listen on {host}:{port}: {error.strerror.lower()}") from None
+    return listening
 
 
 def _say_missing_weights(weights: Path) -> None:
     """The service starts without its weights (they may be copied in while it runs), but
-    says so at once rather than on every photo's 503."""
+    says so at once rather than on every photo's 503. A path that is nothing at all is a
+    mistyped name: refused."""
     from vision.detector import model_info
 
+    if not weights.exists():
+        raise FileNotFoundError(f"--weights: no such weights folder or file: {weights}")
     try:
         model_info(weights)
     except (OSError, ValueError) as error:

@@ -194,12 +194,19 @@ def _positive_hours(text: str) -> float:
     return value
 
 
-def _can_write(option: str, path: Path) -> None:
-    """Raise where the file an option names could not be written: said before the work."""
+def _can_write(option: str, path: Path, *, read: Path) -> None:
+    """Raise where the file an option names could not be written, or would overwrite what
+    the command reads (`read`, a file or a folder: a photo annotated over itself had been
+    lost, a dataset's data.yaml written over by its report): said before the work."""
     if path.is_dir():
         raise IsADirectoryError(f"{option} {path} is a folder: name the file to write")
     if not path.parent.is_dir():
         raise FileNotFoundError(f"{option}: no folder {path.parent} to write {path.name} in")
+    target, source = path.resolve(), read.resolve()
+    if target == source:
+        raise ValueError(f"{option} {path} would overwrite the photo read: name another file")
+    if source in target.parents:
+        raise ValueError(f"{option} {path} would overwrite a file of {read}: name one outside it")
 
 
 def run_detect(args: argparse.Namespace) -> int:
@@ -214,7 +221,7 @@ def run_detect(args: argparse.Namespace) -> int:
     if not args.photo.is_file():
         raise ValueError(f"{args.photo} is not a file (a device or a pipe): give the photo's file")
     if args.annotate is not None:
-        _can_write("--annotate", args.annotate)
+        _can_write("--annotate", args.annotate, read=args.photo)
         if args.annotate.suffix.lower() not in (".jpg", ".jpeg"):
             # It had written JPEG bytes under whatever name it was given (OUT.png).
             raise ValueError(f"--annotate writes a JPEG: name it .jpg, not {args.annotate.name}")
@@ -267,6 +274,13 @@ def run_train(args: argparse.Namespace) -> int:
     # Every stage's data checked before the first one runs for hours.
     for folder in [args.data, *(args.classifier_data or [])]:
         refuse_for_training(folder)
+    last = args.out / "detector" / "weights" / "last.pt"
+    if args.resume and (args.stage not in ("all", "detector") or not last.is_file()):
+        # It had started a new run of hours from the start, saying only resume=False.
+        raise FileNotFoundError(
+            f"--resume: no card finder's run to continue in {args.out} (no {last}): "
+            "leave --resume out to start one"
+        )
     imgsz = args.imgsz or SCRATCH_IMGSZ
     pt = None
     if args.stage in ("all", "detector"):
@@ -427,7 +441,7 @@ def run_eval(args: argparse.Namespace) -> int:
     if not args.data.is_dir():
         raise FileNotFoundError(f"no such dataset folder: {args.data}")
     if args.json is not None:
-        _can_write("--json", args.json)  # said before the photos are read, not after
+        _can_write("--json", args.json, read=args.data)  # said before the photos are read
     detector = load_detector(args.weights)
     report = evaluate(
         args.data, detector, split=args.split, limit=args.limit, players=not args.without_players

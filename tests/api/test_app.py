@@ -4,6 +4,7 @@ web page mount point, the docs, and SQLite set up as promised."""
 from __future__ import annotations
 
 import argparse
+import socket
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 
 from api import commands, main
+from api.cli import main as sushigo
 from api.main import create_app
 from api.settings import Settings, get_settings
 from vision.detector import default_weights
@@ -77,8 +79,39 @@ def test_sqlite_runs_in_wal_with_foreign_keys(settings: Settings) -> None:
 def test_serve_says_at_once_that_its_weights_are_missing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    commands._say_missing_weights(tmp_path / "nowhere")
+    """A weights folder still empty (they may be copied in while it runs) is a warning; a
+    path that is nothing at all, a mistyped name, is refused: the service had started, and
+    every photo had answered 503."""
+    (tmp_path / "weights").mkdir()
+    commands._say_missing_weights(tmp_path / "weights")
     err = capsys.readouterr().err
     assert err.startswith("sushigo serve: warning: ") and "answers 503" in err
     commands._say_missing_weights(default_weights())
     assert capsys.readouterr().err == ""
+    data = tmp_path / "data"
+    assert sushigo(["serve", "--data-dir", str(data), "--weights", str(tmp_path / "nowhere")]) == 2
+    said = (
+        f"sushigo serve: error: --weights: no such weights folder or file: {tmp_path / 'nowhere'}\n"
+    )
+    assert capsys.readouterr().err == said
+    assert not data.exists()
+
+
+def test_serve_says_in_one_line_that_it_cannot_listen(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A port another program holds, an address this machine does not have: one line,
+    exit 2. uvicorn had logged its start, then the error, then its shutdown, exit 3."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert sushigo(["serve", "--port", str(port), "--data-dir", str(tmp_path / "d")]) == 2
+    said = f"sushigo serve: error: port {port} on 127.0.0.1 is in use: stop what holds it, "
+    assert capsys.readouterr().err == f"{said}or give another --port\n"
+    assert sushigo(["serve", "--host", "192.0.2.7", "--data-dir", str(tmp_path / "d")]) == 2
+    err = capsys.readouterr().err  # TEST-NET-1: no machine's own address
+    assert (
+        err.startswith("sushigo serve: error: cannot listen on 192.0.2.7:8000: ")
+        and err.count("\n") == 1
+    )

@@ -87,6 +87,12 @@ def test_detect_names_a_missing_or_unreadable_photo(
     assert main(["detect", str(text), "--annotate", str(tmp_path / "out.png")]) == 2
     assert "--annotate writes a JPEG: name it .jpg, not out.png" in capsys.readouterr().err
     assert not (tmp_path / "out.png").exists()
+    # Not over the photo it reads: the photo had been replaced by its annotated copy.
+    kept = text.read_bytes()
+    assert main(["detect", str(text), "--annotate", str(text)]) == 2
+    said = f"--annotate {text} would overwrite the photo read: name another file"
+    assert said in capsys.readouterr().err
+    assert text.read_bytes() == kept
 
 
 @pytest.mark.parametrize(
@@ -206,10 +212,16 @@ def test_eval_names_a_missing_set_or_json_folder_before_reading(
     out = tmp_path / "nowhere" / "r.json"
     assert main(["eval", "--data", str(tmp_path), "--json", str(out)]) == 2
     assert f"--json: no folder {out.parent} to write r.json in" in capsys.readouterr().err
+    # Not over a file of the set it reads: its data.yaml had been written over.
+    (tmp_path / "data.yaml").write_text("names: {}\n")
+    assert main(["eval", "--data", str(tmp_path), "--json", str(tmp_path / "data.yaml")]) == 2
+    said = f"--json {tmp_path / 'data.yaml'} would overwrite a file of {tmp_path}"
+    assert said in capsys.readouterr().err
+    assert (tmp_path / "data.yaml").read_text() == "names: {}\n"
 
 
 def test_train_passes_the_device_to_the_finder_training(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     import vision.training.train
 
@@ -232,6 +244,15 @@ def test_train_passes_the_device_to_the_finder_training(
     assert [cfg.hours for cfg in seen] == [1.25, 1.25, 1.5, None]
     assert [cfg.epochs for cfg in seen][-1] == 3
     assert {cfg.imgsz for cfg in seen} == {416}
+    # --resume with no run to continue is refused: it had started one of hours from scratch.
+    runs = len(seen)
+    assert main([*argv, "--resume"]) == 2
+    said = f"--resume: no card finder's run to continue in {tmp_path} (no {tmp_path}/detector/"
+    assert said in capsys.readouterr().err
+    (tmp_path / "detector" / "weights").mkdir(parents=True)
+    (tmp_path / "detector" / "weights" / "last.pt").write_bytes(b"")
+    assert main([*argv, "--resume"]) == 0
+    assert len(seen) == runs + 1
 
 
 @pytest.mark.parametrize("hours", ["0", "-1", "soon", "nan", "inf"])
