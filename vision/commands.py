@@ -205,8 +205,8 @@ def _can_write(option: str, path: Path, *, read: Path) -> None:
     target, source = path.resolve(), read.resolve()
     if target == source:
         raise ValueError(f"{option} {path} would overwrite the photo read: name another file")
-    if source in target.parents:
-        raise ValueError(f"{option} {path} would overwrite a file of {read}: name one outside it")
+    if source in target.parents and target.exists():
+        raise ValueError(f"{option} {path} would overwrite a file of {read}: name another file")
 
 
 def run_detect(args: argparse.Namespace) -> int:
