@@ -7,7 +7,7 @@ imports with a wrong outline.
         [--singles 240] [--seed 0] [--deck ../shared/decks/original]
 
 Each photo is tried three ways: by the outlines alone (no card finder's count,
-`datasets.scans._cards_seen`, and no whole-card check, `_whole_card`: the import before
+`datasets.scans._sure_cards`, and no whole-card check, `_whole_card`: the import before
 both, but for find_card's guard on fitted sides, 1 of 500 collections apart), with the
 finder's count (the import before the whole-card check), and as the import is now; the
 collections also with no several-cards check at all. A single-card photo imported with corners more
@@ -76,7 +76,7 @@ def three_ways(image: np.ndarray, corners: np.ndarray | None = None) -> tuple[st
     """The outcome by the outlines alone, with the finder's count, and now (with the
     whole-card check too)."""
     with mock.patch.object(scans, "_whole_card", lambda lab, small, f, quad: quad):
-        with mock.patch.object(scans, "_cards_seen", lambda *_: 1):
+        with mock.patch.object(scans, "_sure_cards", lambda _: np.zeros((0, 4))):
             outlines = outcome(image, corners)
         finder = outcome(image, corners)
     return outlines, finder, outcome(image, corners)
@@ -165,7 +165,7 @@ def main() -> None:
             collections[name][result] += 1
         with (
             mock.patch.object(scans, "_ANOTHER_CARD", float("inf")),
-            mock.patch.object(scans, "_cards_seen", lambda *_: 1),
+            mock.patch.object(scans, "_sure_cards", lambda _: np.zeros((0, 4))),
             mock.patch.object(scans, "_whole_card", lambda lab, small, f, quad: quad),
         ):
             unchecked[outcome(image)] += 1

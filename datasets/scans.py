@@ -151,19 +151,23 @@ def find_card(image: np.ndarray) -> np.ndarray:
                 if area > best_area:
                     best, best_area = candidate, area
     if best is None:
+        # A collection's cards overlap, so that none shows a card's outline: told as a
+        # collection, by the finder's boxes, not as "no card found".
+        if len(sure := _sure_cards(image)) > 1:
+            raise SeveralCards(_several(len(sure)))
         raise CardNotFound(
             "no card found: expected one whole card, all four corners in view, lying on a "
             "table of a different colour or brightness"
         )
     quad = _order((best + 0.5) / f - 0.5)
     cards = len(_separate_cards([best, *outlines], least=_ANOTHER_CARD * best_area))
+    sure = _sure_cards(image)
     if cards == 1:
-        cards = _cards_seen(image, quad)
+        cards = _cards_seen(sure, quad)
     if cards > 1:
-        # The largest of a collection's cards is no card the player chose.
-        raise SeveralCards(
-            f"found {cards} cards: photograph one card at a time, alone on the table"
-        )
+        # The largest of a collection's cards is no card the player chose. Said with the
+        # finder's count where it sees more: the outlines had said 2 of 9 cards.
+        raise SeveralCards(_several(max(cards, len(sure))))
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
     # To about 3 % of the side: a view's outline can take in the card's shadow.
     quad = _refine(lab, quad, reach=0.03)
@@ -361,9 +365,12 @@ def _separate_cards(quads: list[np.ndarray], *, least: float) -> list[np.ndarray
     return kept
 
 
-def _cards_seen(image: np.ndarray, quad: np.ndarray) -> int:
-    """How many separate cards the shipped card finder sees in `image`, the card found at
-    `quad` (image px) one of them: more than one in a collection no outline showed."""
+def _several(cards: int) -> str:
+    return f"found {cards} cards: photograph one card at a time, alone on the table"
+
+
+def _sure_cards(image: np.ndarray) -> np.ndarray:
+    """The boxes (xyxy, image px) the shipped card finder is sure are cards in `image`."""
     # onnxruntime and the networks: loaded only to import a face
     from vision.classifier import NONE_ID
     from vision.detector import load_detector
@@ -375,6 +382,12 @@ def _cards_seen(image: np.ndarray, quad: np.ndarray) -> int:
         # As when reading a photo: a box the card reader calls none (a printed tablecloth's
         # checks, measured up to 0.74 sure) is no card.
         boxes = boxes[detector.classify(image, boxes).argmax(1) != NONE_ID]
+    return boxes
+
+
+def _cards_seen(boxes: np.ndarray, quad: np.ndarray) -> int:
+    """How many separate cards the finder's sure `boxes` show, the card found at `quad`
+    (image px) one of them: more than one in a collection no outline showed."""
     card = quad.astype(np.float32)
     area = cv2.contourArea(card)
     sides = [float(np.linalg.norm(card[(i + 1) % 4] - card[i])) for i in range(4)]

@@ -5,6 +5,7 @@ that the import finds the card's corners and gives the face back, upright."""
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 from unittest import mock
 
@@ -13,7 +14,7 @@ import numpy as np
 import pytest
 
 from datasets import scans
-from datasets.faces import FACE_HEIGHT, FACE_WIDTH, render_face
+from datasets.faces import FACE_HEIGHT, FACE_WIDTH, FacePool, render_face
 from datasets.layout import CARD_ASPECT
 from datasets.scans import (
     CardNotFound,
@@ -23,6 +24,7 @@ from datasets.scans import (
     import_scan,
     next_face_number,
 )
+from datasets.scene import make_scene
 from datasets.table import surface
 from scoring.cards import CARD_KINDS
 from vision.classifier import NONE_ID
@@ -235,6 +237,25 @@ def test_a_collection_the_outlines_miss_is_refused(
     assert not (tmp_path / "faces").exists()
 
 
+@pytest.mark.parametrize("seed", [0, 1, 3])
+def test_a_collection_photo_is_told_as_a_collection_with_about_its_count(
+    tmp_path: Path, printed_deck: FacePool, seed: int
+) -> None:
+    """A player's photo of a whole collection (a `sushigo synth` photo), whose overlapping
+    cards show no card's outline: it had been refused as "no card found", or as "found 2
+    cards" of 9. It is refused as several cards, about as many as it holds."""
+    scene = make_scene(np.random.default_rng(seed), printed_deck, size=2016)
+    path = tmp_path / "collection.jpg"
+    path.write_bytes(scene.jpeg)
+    with pytest.raises(SeveralCards) as refused:
+        import_scan(path, "tempura", tmp_path / "faces")
+    found = int(
+        re.search(r"found (\d+) cards: photograph one card at a time", str(refused.value))[1]
+    )
+    assert len(scene.cards) - 2 <= found <= len(scene.cards), (found, len(scene.cards))
+    assert not (tmp_path / "faces").exists()
+
+
 class _Finder:
     """The shipped detector's stand-in: these boxes, each read as a card or as none."""
 
@@ -276,7 +297,8 @@ def test_the_finder_counts_sure_card_sized_boxes_read_as_cards(
     monkeypatch: pytest.MonkeyPatch, boxes: list[tuple[list[float], float, bool]], seen: int
 ) -> None:
     monkeypatch.setattr("vision.detector.load_detector", lambda: _Finder(boxes))
-    assert scans._cards_seen(np.zeros((500, 600, 3), np.uint8), CARD) == seen
+    sure = scans._sure_cards(np.zeros((500, 600, 3), np.uint8))
+    assert scans._cards_seen(sure, CARD) == seen
 
 
 def test_cards_apart_inside_the_outline_found_are_several(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -284,7 +306,7 @@ def test_cards_apart_inside_the_outline_found_are_several(monkeypatch: pytest.Mo
     inside = [([20.0, 20.0, 220.0, 320.0], 0.9, True), ([300.0, 20.0, 500.0, 320.0], 0.9, True)]
     monkeypatch.setattr("vision.detector.load_detector", lambda: _Finder(inside))
     outline = np.array([[0, 0], [599, 0], [599, 499], [0, 499]], np.float64)
-    assert scans._cards_seen(np.zeros((500, 600, 3), np.uint8), outline) == 2
+    assert scans._cards_seen(scans._sure_cards(np.zeros((500, 600, 3), np.uint8)), outline) == 2
 
 
 # Every class, on each table, from far off to close up (0.85 of the photo's height),
@@ -310,7 +332,7 @@ def test_one_card_alone_is_no_collection_to_the_finder(
 ) -> None:
     face = scan_of(printed_deck_folder, kind)
     photo, corners = photo_of_card(face, table=table, turn_deg=turn, seed=7, tall=tall)
-    assert scans._cards_seen(photo, corners) == 1
+    assert scans._cards_seen(scans._sure_cards(photo), corners) == 1
     found = find_card(photo)
     assert min(np.abs(np.roll(found, k, 0) - corners).max() for k in range(4)) < MAX_CORNER_ERROR
 
