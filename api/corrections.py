@@ -140,6 +140,11 @@ class ExportResult:
     skipped: list[dict[str, Any]] = field(default_factory=list)
 
     def summary(self) -> str:
+        if not self.written and not self.skipped:
+            # "written 0, skipped 0" and two paths had read as an export that went wrong.
+            return (
+                f"nothing to export: no photo confirmed in review (the dataset {self.out} is empty)"
+            )
         return (
             f"written {len(self.written)}, skipped {len(self.skipped)}: "
             f"{self.out / 'images' / SPLIT}, {self.out / SKIPPED_FILE}"

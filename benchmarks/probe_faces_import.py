@@ -180,6 +180,8 @@ def main() -> None:
         return
     singles: dict[str, Counter[str]] = {name: Counter() for name in columns}
     changed: list[str] = []
+    own_odds: list[float] = []  # the card reader's odds of each face's own class
+    misread: list[str] = []
     for i, (kind, (image, corners)) in enumerate(
         single_card_photos(args.deck, args.singles, args.seed)
     ):
@@ -188,11 +190,24 @@ def main() -> None:
             singles[name][result] += 1
         if len(set(results)) > 1:
             changed.append(f"  photo {i} ({kind}): " + " -> ".join(results))
+        if results[-1] == IMPORTED:  # the import's check of --as, on the face it saves
+            read, sure, own = scans._read_as(scans.warp_card(image, scans.find_card(image)), kind)
+            own_odds.append(own)
+            if read != kind:
+                misread.append(f"  photo {i} ({kind}): read as {read}, {sure:.2f}")
     print(f"\n{args.singles} photos of one card (seed {args.seed})")
     print(f"{'':<26}" + "".join(f"{name:>10}" for name in columns))
     for key in (IMPORTED, WRONG_FACE, SEVERAL, NOT_WHOLE, NONE):
         print(f"{key:<26}" + "".join(f"{singles[name][key]:>10}" for name in columns))
     print("\n".join(changed))
+    if own_odds:
+        print(
+            f"\nthe card reader on the {len(own_odds)} faces imported right: "
+            f"{len(own_odds) - len(misread)} read as their own class, its odds at least "
+            f"{min(own_odds):.2f} (refused as another class: sure >= {scans._READ_SURE}, "
+            f"own < {scans._READ_UNLIKE})"
+        )
+        print("\n".join(misread))
 
 
 if __name__ == "__main__":

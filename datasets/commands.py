@@ -30,7 +30,10 @@ def register(subparsers: Any) -> None:
         "import",
         help="save a photo of one card lying on a table as the next DIR/CLASS/NNN.png",
         description="Find the one card in PHOTO, straighten it and save it as the next "
-        "DIR/CLASS/NNN.png of the deck folder DIR (what `sushigo synth --faces DIR` draws).",
+        "DIR/CLASS/NNN.png of the deck folder DIR (what `sushigo synth --faces DIR` draws). "
+        "A card the shipped card reader surely reads as another class is refused.",
+        # PHOTO and --as are needed: said so here, and checked in run_faces (one line).
+        usage="sushigo faces import PHOTO --as CLASS --out DIR [--force]",
     )
     imported.add_argument("photo", nargs="?", type=Path, help="the photo of one card")
     imported.add_argument("--out", type=Path, required=True, help="the deck folder")
@@ -39,6 +42,11 @@ def register(subparsers: Any) -> None:
         dest="kind",
         metavar="CLASS",
         help=f"the card's class: {', '.join(CARD_KINDS)}",
+    )
+    imported.add_argument(
+        "--force",
+        action="store_true",
+        help="save it as --as says even where the card reader reads another class",
     )
     faces.set_defaults(handler=run_faces)
 
@@ -121,7 +129,7 @@ def run_faces(args: argparse.Namespace) -> int:
         raise ValueError(f"faces import needs --as CLASS, one of: {', '.join(CARD_KINDS)}")
     from datasets.scans import import_scan
 
-    path = import_scan(args.photo, args.kind, args.out)
+    path = import_scan(args.photo, args.kind, args.out, force=args.force)
     print(f"saved {args.kind} face {path}")
     return 0
 
@@ -141,16 +149,27 @@ def run_synth(args: argparse.Namespace) -> int:
     _note_the_deck(args)
     from datasets.synth import write_dataset
 
-    out = write_dataset(
-        args.out,
-        images=args.images,
-        seed=args.seed,
-        size=args.size,
-        workers=args.workers,
-        faces_dir=args.faces,
-        held_out=_held_out(args),
-        printing=args.printing,
-    )
+    try:
+        out = write_dataset(
+            args.out,
+            images=args.images,
+            seed=args.seed,
+            size=args.size,
+            workers=args.workers,
+            faces_dir=args.faces,
+            held_out=_held_out(args),
+            printing=args.printing,
+        )
+    except (KeyboardInterrupt, SystemExit):
+        # Stopped (Ctrl-C, SIGTERM): it had left a part of a dataset without a word, and
+        # the next run into the folder was refused as "not empty".
+        written = sum(1 for _ in args.out.glob("images/*/*.jpg"))
+        print(
+            f"sushigo synth: stopped: {args.out} holds a part of the dataset ({written} of "
+            f"{args.images} images): remove it before writing there again",
+            file=sys.stderr,
+        )
+        raise
     print(f"wrote {args.images} images to {out} (data.yaml, images/, labels/, tallies/)")
     return 0
 

@@ -55,7 +55,7 @@ import numpy as np
 
 from datasets.faces import FACE_HEIGHT, as_rgba
 from datasets.layout import CARD_ASPECT
-from scoring.cards import CARD_KINDS
+from scoring.cards import CARD_KINDS, said
 
 _WORK_SIDE = 1000  # px: the long side of the reduced copy the card is looked for in
 _MIN_AREA = 0.02  # a card covers at least this share of the photo
@@ -78,6 +78,10 @@ _SAME_CARD = 0.2
 _FINDER_SURE = 0.7
 _FINDER_APART = 0.2
 _FINDER_LARGE = 0.4
+# A face the card reader reads as another class this sure, and as its own under
+# _READ_UNLIKE, is refused as mislabelled.
+_READ_SURE = 0.9
+_READ_UNLIKE = 0.05
 # A box holding this share of the found card is that card, seen whole.
 _WHOLE_CARD = 0.9
 # Both sides going on as edges this share of the long side past an end: the card goes on
@@ -99,6 +103,10 @@ class CardNotFound(ValueError):
 
 class SeveralCards(CardNotFound):
     """More than one card in the photo: which one to import is not the tool's guess."""
+
+
+class MislabelledCard(ValueError):
+    """The card in the photo reads surely as another class than the one it is to be saved as."""
 
 
 class CardNotWhole(CardNotFound):
@@ -199,8 +207,10 @@ def warp_card(image: np.ndarray, quad: np.ndarray, *, height: int = FACE_HEIGHT)
     return as_rgba(flat)
 
 
-def import_scan(photo: Path, kind: str, out: Path) -> Path:
-    """Find the card in `photo`, flatten it, save it as the next free OUT/KIND/NNN.png."""
+def import_scan(photo: Path, kind: str, out: Path, *, force: bool = False) -> Path:
+    """Find the card in `photo`, flatten it, save it as the next free OUT/KIND/NNN.png.
+    A face the shipped card reader surely reads as another class is refused (a wrong
+    --as spoils the deck it trains on), unless `force`."""
     if kind not in CARD_KINDS:
         raise ValueError(f"unknown card class {kind!r}; expected one of: {', '.join(CARD_KINDS)}")
     if not photo.is_file():
@@ -211,6 +221,13 @@ def import_scan(photo: Path, kind: str, out: Path) -> Path:
     except CardNotFound as error:
         raise type(error)(f"{photo}: {error}") from None
     face = warp_card(image, quad)
+    if not force:
+        read, sure, said_kind = _read_as(face, kind)
+        if read not in (kind, None) and sure >= _READ_SURE and said_kind < _READ_UNLIKE:
+            raise MislabelledCard(
+                f"{photo}: this card reads as {said(read)} ({sure:.0%} sure), not "
+                f"{said(kind)}: give --as {read}, or add --force to save it as {kind}"
+            )
     folder = out / kind
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{next_face_number(folder):03d}.png"
@@ -363,6 +380,26 @@ def _separate_cards(quads: list[np.ndarray], *, least: float) -> list[np.ndarray
         ):
             kept.append(shape)
     return kept
+
+
+def _read_as(face: np.ndarray, kind: str) -> tuple[str | None, float, float]:
+    """What the shipped card reader makes of a flattened `face` (BGRA): its likeliest class
+    (None: no card face), how sure, and the odds of `kind`. Measured by
+    benchmarks/probe_faces_import.py on the faces it imports right."""
+    from vision.classifier import CLASSES, NONE_ID
+    from vision.detector import load_detector
+
+    h, w = face.shape[:2]
+    # On a plain grey margin, as a card lies in a photo: the reader's crops take some table.
+    framed = cv2.copyMakeBorder(
+        np.ascontiguousarray(face[..., :3]), h // 8, h // 8, w // 8, w // 8,
+        cv2.BORDER_CONSTANT, value=(90, 90, 90),
+    )  # fmt: skip
+    box = np.array([[w // 8, h // 8, w // 8 + w, h // 8 + h]], np.float32)
+    odds = load_detector().classify(framed, box)[0]
+    top = int(odds.argmax())
+    read = None if top == NONE_ID else CLASSES[top]
+    return read, float(odds[top]), float(odds[CLASSES.index(kind)])
 
 
 def _several(cards: int) -> str:

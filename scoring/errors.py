@@ -39,6 +39,12 @@ def who(player: int | None, name: str | None = None) -> str:
     return "this collection"
 
 
+def cards_said(count: int) -> str:
+    """A count of cards in words: "1 card", "9 cards" ("this collection has 1 cards" had
+    been said)."""
+    return f"{count} card" if count == 1 else f"{count} cards"
+
+
 def _short_repr(value: object) -> str:
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
@@ -147,7 +153,7 @@ class HandSizeError(ScoringError):
         over = cards - hand_size  # said as the missed cards of a short hand are
         extra = f": {'one card' if over == 1 else f'{over} cards'} too many" if over > 0 else ""
         super().__init__(
-            f"{_round_prefix(round)}{who(player, name)} has {cards} cards, {rule}{extra}"
+            f"{_round_prefix(round)}{who(player, name)} has {cards_said(cards)}, {rule}{extra}"
         )
 
 

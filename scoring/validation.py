@@ -26,6 +26,7 @@ from scoring.errors import (
     PlayerCountError,
     RoundCountError,
     ScoringError,
+    cards_said,
     who,
 )
 from scoring.rules import GameRules
@@ -212,7 +213,7 @@ def _collection_findings(
             guess = "a card was" if missing == 1 else f"{missing} cards were"
             prefix = "" if round is None else f"round {round + 1}: "
             message = (
-                f"{prefix}{who(player, name)} has {cards} cards, the hand size for {players} "
+                f"{prefix}{who(player, name)} has {cards_said(cards)}, the hand size for {players} "
                 f"players is {size}: {guess} probably missed"
             )
             warning = Problem(

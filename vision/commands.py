@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from datasets.commands import whole_number
+from scoring.errors import cards_said
 
 # `sushigo train` from scratch, in about two hours on this machine's two cores: the finder
 # fitted into SCRATCH_HOURS at SCRATCH_IMGSZ, then the crop networks' epochs. Measured
@@ -245,7 +246,7 @@ def run_detect(args: argparse.Namespace) -> int:
         print()
         return 0
     counts = ", ".join(f"{k} {v}" for k, v in reading.tally.to_dict().items() if v) or "no cards"
-    print(f"{reading.cards} cards: {counts}")
+    print(f"{cards_said(reading.cards)}: {counts}")
     for warning in reading.warning_texts:
         print(f"warning: {warning}")
     for note in reading.note_texts:

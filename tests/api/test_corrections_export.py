@@ -260,6 +260,16 @@ def test_export_names_an_out_that_is_a_file(
     assert out.read_text() == "kept"
 
 
+def test_an_export_with_nothing_confirmed_says_so(
+    client: TestClient, settings: Settings, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """ "written 0, skipped 0" and two paths had read as an export gone wrong."""
+    out = tmp_path / "export"
+    _export(settings, out)
+    said = f"nothing to export: no photo confirmed in review (the dataset {out} is empty)\n"
+    assert capsys.readouterr().out == said
+
+
 def test_a_stack_with_its_strip_is_written_as_its_two_cards(
     client: TestClient, table: Table, detector: FakeDetector, settings: Settings, tmp_path: Path
 ) -> None:

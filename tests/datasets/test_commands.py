@@ -55,6 +55,7 @@ def test_faces_import_saves_the_next_face(
             "unknown card class 'eel'",
         ),
         (["faces", "import", "{table}", "--as", "egg", "--out", "{out}"], "no card found"),
+        (["faces", "import", "{photo}", "--as", "egg", "--out", "{out}", "--force"], "no card"),
         (["faces", "import", "{out}/none.jpg", "--as", "egg", "--out", "{out}"], "no such photo"),
         (["synth", "--out", "{out}", "--faces", "{out}"], "synth --out needs --images N"),
         (
@@ -276,3 +277,27 @@ def test_a_deck_that_cannot_be_drawn_fails_at_once_and_writes_nothing(
     assert f"the deck folder {lacking} has no face for squid" in err
     assert "no back.png: the photos show no draw pile" in err
     assert not out.exists()
+
+
+def test_a_stopped_synth_says_what_it_left(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C had left a part of a dataset without a word (exit 130), and the next run
+    into the folder was refused as "not empty"."""
+    import datasets.synth
+
+    def stopped(out: Path, **_: object) -> Path:
+        (out / "images" / "train").mkdir(parents=True)
+        for name in ("000000.jpg", "000001.jpg"):
+            (out / "images" / "train" / name).write_bytes(b"")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(datasets.synth, "write_dataset", stopped)
+    deck = tmp_path / "deck"
+    (deck / "tempura").mkdir(parents=True)
+    cv2.imwrite(str(deck / "tempura" / "000.png"), render_face("tempura", np.random.default_rng(1)))
+    out = tmp_path / "set"
+    assert main(["synth", "--out", str(out), "--images", "40", "--faces", str(deck)]) == 130
+    err = capsys.readouterr().err
+    said = f"sushigo synth: stopped: {out} holds a part of the dataset (2 of 40 images): remove"
+    assert said in err, err

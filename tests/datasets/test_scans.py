@@ -19,6 +19,7 @@ from datasets.layout import CARD_ASPECT
 from datasets.scans import (
     CardNotFound,
     CardNotWhole,
+    MislabelledCard,
     SeveralCards,
     find_card,
     import_scan,
@@ -184,6 +185,27 @@ def test_a_photo_of_several_cards_is_refused(tmp_path: Path, cards: int) -> None
     # One of those cards alone, as large in the frame, is imported.
     alone, _ = photo_of_card(render_face("squid", rng), table="wood", turn_deg=1, seed=5, tall=0.5)
     assert import_scan(_jpeg(tmp_path / "one.jpg", alone), "squid", tmp_path / "faces").is_file()
+
+
+def test_a_card_imported_as_another_class_is_refused_unless_forced(
+    tmp_path: Path, printed_deck_folder: Path
+) -> None:
+    """A tempura saved as squid with no word (a wrong --as spoils the deck it trains on):
+    the card reader reads the flattened face, and one surely of another class is refused,
+    naming it; --force saves it as asked."""
+    photo, _ = photo_of_card(
+        scan_of(printed_deck_folder, "tempura"), table="wood", turn_deg=8, seed=3, tall=0.5
+    )
+    path = _jpeg(tmp_path / "card.jpg", photo)
+    with pytest.raises(
+        MislabelledCard,
+        match=r"card\.jpg: this card reads as tempura \(\d+% sure\), not squid nigiri: give "
+        r"--as tempura, or add --force to save it as squid",
+    ):
+        import_scan(path, "squid", tmp_path / "faces")
+    assert not (tmp_path / "faces").exists()
+    assert import_scan(path, "squid", tmp_path / "faces", force=True).parent.name == "squid"
+    assert import_scan(path, "tempura", tmp_path / "faces").parent.name == "tempura"
 
 
 def test_import_errors_say_what_is_wrong(tmp_path: Path) -> None:

@@ -70,6 +70,14 @@ def test_fewer_cards_than_the_hand_size_is_a_warning(cards: int, guess: str) -> 
     assert problem.message.endswith(guess)
 
 
+def test_one_card_is_said_as_one_card() -> None:
+    """ "has 1 cards" had been said."""
+    [problem] = check_collection(Tally(pudding=1), players=3)
+    assert problem.message == (
+        "this collection has 1 card, the hand size for 3 players is 9: 8 cards were probably missed"
+    )
+
+
 def test_collection_problems_use_the_name_when_given() -> None:
     [problem] = check_collection(Tally(tempura=11), players=2, player=0, name="Ana")
     assert (
