@@ -143,7 +143,11 @@ def read_split(root: Path, split: str) -> list[LabelledImage]:
     """Read back what write_scene wrote (boxes in pixels, from the JSON record)."""
     items = []
     for image in sorted((root / "images" / split).glob("*.jpg")):
-        record = json.loads((root / "tallies" / split / f"{image.stem}.json").read_text())
+        path = root / "tallies" / split / f"{image.stem}.json"
+        try:
+            record = json.loads(path.read_text())
+        except json.JSONDecodeError as error:  # which file: it had not been said
+            raise ValueError(f"{path} is not a tally record: {error}") from None
         boxes = [(c["kind"], *c["box"]) for c in record["cards"]]
         items.append(LabelledImage(image, boxes, record))
     return items

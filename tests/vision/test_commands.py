@@ -149,6 +149,34 @@ def test_eval_reports_exact_tallies_and_writes_json(
     assert f"photos read wrong: {len(wrong)}" in printed
 
 
+def test_eval_says_which_photos_it_read_and_names_a_bad_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The test split alone had been read (one photo of ten) with no word of it; a broken
+    photo or tally record of the set had been named by what was wrong, not by its file."""
+    data = write_dataset(tmp_path / "data", images=10, seed=78, size=960, workers=1, progress=False)
+    tested = len(list((data / "images" / "test").glob("*.jpg")))
+    assert main(["eval", "--data", str(data)]) == 0
+    said = f"the test split's {tested} photos only: --split all reads the set's other {10 - tested}"
+    assert capsys.readouterr().out.startswith(said)
+    record = next((data / "tallies" / "test").glob("*.json"))
+    record.write_text("{broken")
+    assert main(["eval", "--data", str(data)]) == 2
+    assert f"error: {record} is not a tally record: " in capsys.readouterr().err
+    photo = next((data / "images" / "test").glob("*.jpg"))
+    record.unlink()
+    photo.write_bytes(b"\x00" * 64)
+    (data / "tallies" / "test" / f"{photo.stem}.json").write_text(
+        json.dumps({"cards": [], "players": 2})
+    )
+    assert main(["eval", "--data", str(data)]) == 2
+    assert f"error: {photo}: the file is not an image" in capsys.readouterr().err
+    empty = tmp_path / "empty"
+    (empty / "images").mkdir(parents=True)
+    assert main(["eval", "--data", str(empty), "--split", "all"]) == 2
+    assert f"no images in {empty}/images/ (train, val or test)" in capsys.readouterr().err
+
+
 def test_eval_without_players_reads_without_the_player_count(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -10,6 +10,7 @@ import pytest
 from datasets.synth import write_dataset
 from datasets.yolo_format import read_all
 from scoring import Tally, check_collection
+from scoring.cards import CARD_KINDS
 from vision import notices
 from vision.detections import Detections
 from vision.labels import LABEL_ID
@@ -65,6 +66,24 @@ def test_the_photos_read_wrong_are_listed_with_what_was_wrong_and_what_was_said(
         "; note: the photo was looked at closer to find the hand's 5 cards (4 were found at first)"
     )
     assert "000001" not in printed
+
+
+def test_the_printed_report_keeps_its_columns_where_a_share_is_of_no_photos() -> None:
+    """A subset with no photos had printed "nan   nan" out of line, and the confusion's
+    headers had been cut ("tempur", "(misse")."""
+    summary = Report(photos=[result("000001", TRUTH)]).summary()
+    summary["confusion"] = {kind: {kind: 3} for kind in (*CARD_KINDS, "(none)")}
+    printed = format_report(summary)
+    assert "nan" not in printed
+    lines = printed.splitlines()
+    start = lines.index("subset            photos  exact   stacks  maki    score   cards")
+    rows = lines[start + 1 : lines.index("", start)]
+    assert len(rows) > 1 and len({len(row) for row in rows}) == 1, rows  # all in line
+    assert any(row.split()[1] == "0" and "  -  " in row for row in rows), rows
+    confusion = lines[lines.index(next(x for x in lines if x.startswith("confusion"))) + 1 :]
+    assert confusion[0].split() == [str(n) for n in range(1, 14)]
+    assert confusion[1].split() == ["1", "tempura", "3", *["0"] * 12]
+    assert confusion[13].split() == ["(none)", *["0"] * 13]
 
 
 def test_a_long_list_of_wrong_photos_is_cut_in_print_but_not_in_the_json() -> None:

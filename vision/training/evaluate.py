@@ -20,7 +20,7 @@ from scoring import Tally, score_round
 from scoring.cards import CARD_KINDS, STACKS, TALLY_KEYS
 from vision.boxes import ious
 from vision.notices import Remark, note_texts, warning_texts, warns
-from vision.photo import boxes_turned_back, load_photo_file
+from vision.photo import PhotoError, boxes_turned_back, load_photo_file
 from vision.pipeline import Detector, read_settled
 
 # Conditions that make a photo hard, from the generator's record of how it was made.
@@ -184,14 +184,18 @@ def evaluate(
     # "all": a held-out set made only for evaluation uses every split.
     items = (read_all(data) if split == "all" else read_split(data, split))[:limit]
     if not items:
-        raise ValueError(f"no images in {data}/images/{split}")
+        where = "train, val or test" if split == "all" else split
+        raise ValueError(f"no images in {data}/images/ ({where})")
     report = Report(players=players)
     predictions: list[tuple[str, np.ndarray, float, int]] = []  # kind, box, conf, image
     truths: list[tuple[str, np.ndarray, int]] = []
     confusion: dict[str, Counter[str]] = {k: Counter() for k in (*CARD_KINDS, "(none)")}
     for n, item in enumerate(items):
         start = time.perf_counter()
-        photo = load_photo_file(item.image)
+        try:
+            photo = load_photo_file(item.image)
+        except PhotoError as error:  # which of the set's photos: it had not been said
+            raise PhotoError(error.reason, f"{item.image}: {error}") from None
         count = item.truth["players"] if players else None
         # As read_photo reads it, keeping the detector's boxes for mAP and confusion.
         detections, reading, _ = read_settled(photo, detector, players=count)
@@ -305,7 +309,7 @@ def format_report(summary: dict[str, Any]) -> str:
             row["round_score_right"],
             row["cards_right"],
         )
-        lines.append(f"{name:<17} {row['photos']:>6}  " + "   ".join(f"{v:.3f}" for v in figures))
+        lines.append(f"{name:<17} {row['photos']:>6}  " + "   ".join(map(_share, figures)))
     lines.append("")
     lines.append("category          wrong  over  under")
     for key, row in summary["count_errors"].items():
@@ -313,13 +317,15 @@ def format_report(summary: dict[str, Any]) -> str:
     lines.append("")
     lines.append("class             mAP50   mAP50-95")
     for kind, row in summary["map50_95"].items():
-        lines.append(f"{kind:<17} {row['map50']:.3f}   {row['map50_95']:.3f}")
+        lines.append(f"{kind:<17} {_share(row['map50'])}   {_share(row['map50_95'])}")
     lines.append("")
+    # Columns numbered as the rows (names cut to fit had read "tempur", "(misse").
     cols = [*CARD_KINDS, "(missed)"]
-    lines.append("confusion (rows true, columns predicted)")
-    lines.append(" " * 11 + " ".join(f"{c[:6]:>6}" for c in cols))
-    for row_name, counts in summary["confusion"].items():
-        lines.append(f"{row_name[:10]:<10} " + " ".join(f"{counts.get(c, 0):>6}" for c in cols))
+    lines.append("confusion (rows true, columns predicted: 1-12 as the rows, 13 missed)")
+    lines.append(" " * 14 + " ".join(f"{n:>4}" for n in range(1, len(cols) + 1)))
+    for number, (row_name, counts) in enumerate(summary["confusion"].items(), start=1):
+        label = f"{number:>2} {row_name}" if row_name in CARD_KINDS else f"   {row_name}"
+        lines.append(f"{label:<13} " + " ".join(f"{counts.get(c, 0):>4}" for c in cols))
     if summary.get("seconds_median") is not None:
         lines.append(
             f"\nmedian seconds per photo (decode + detect + tally): {summary['seconds_median']:.3f}"
@@ -344,6 +350,11 @@ def format_report(summary: dict[str, Any]) -> str:
     if len(wrong) > WRONG_PRINTED:
         lines.append(f"... and {len(wrong) - WRONG_PRINTED} more (all of them in --json)")
     return "\n".join(lines)
+
+
+def _share(value: float) -> str:
+    """A share as the report's columns write it; one of no photos (NaN) as a dash, in line."""
+    return "  -  " if math.isnan(value) else f"{value:.3f}"
 
 
 def write_report(summary: dict[str, Any], path: Path) -> None:
