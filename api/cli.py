@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from importlib.metadata import version
 
 # What pyproject.toml's `train` extra brings, matplotlib by way of ultralytics
 # (tests/test_layers.py: reading a photo needs none of them).
@@ -20,6 +21,7 @@ def build_parser() -> argparse.ArgumentParser:
     from vision import commands as vision_commands
 
     parser = argparse.ArgumentParser(prog="sushigo", description="Score Sushi Go! from photos.")
+    parser.add_argument("--version", action="version", version=f"sushigo {version('sushigo')}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     vision_commands.register(sub)
     dataset_commands.register(sub)

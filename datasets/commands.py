@@ -41,7 +41,9 @@ def register(subparsers: Any) -> None:
         "--as",
         dest="kind",
         metavar="CLASS",
-        help=f"the card's class: {', '.join(CARD_KINDS)}",
+        # "back": datasets.deck.BACK, named here without loading OpenCV for --help.
+        help=f"the card's class: {', '.join(CARD_KINDS)}; or back, the back of a card (the "
+        "draw pile's)",
     )
     imported.add_argument(
         "--force",
@@ -126,7 +128,9 @@ def run_faces(args: argparse.Namespace) -> int:
             "faces import needs a PHOTO: sushigo faces import PHOTO --as CLASS --out DIR"
         )
     if args.kind is None:
-        raise ValueError(f"faces import needs --as CLASS, one of: {', '.join(CARD_KINDS)}")
+        from datasets.scans import FACE_CLASSES
+
+        raise ValueError(f"faces import needs --as CLASS, one of: {', '.join(FACE_CLASSES)}")
     from datasets.scans import import_scan
 
     path = import_scan(args.photo, args.kind, args.out, force=args.force)
@@ -135,8 +139,9 @@ def run_faces(args: argparse.Namespace) -> int:
 
 
 def run_synth(args: argparse.Namespace) -> int:
-    if not args.faces.is_dir():
-        raise FileNotFoundError(f"no such deck folder: {args.faces}")
+    from datasets.deck import require_deck_folder
+
+    require_deck_folder(args.faces)
     if args.preview is None and args.images is None:
         raise ValueError("synth --out needs --images N")
     # A stopped run stops its workers too (the pool is closed on the way out).

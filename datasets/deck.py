@@ -31,11 +31,19 @@ def _read_face(path: Path) -> np.ndarray:
     return as_rgba(face)
 
 
+def require_deck_folder(folder: Path) -> Path:
+    """`folder`, where it is a folder; else one line saying what it is."""
+    if folder.is_file():
+        raise NotADirectoryError(f"{folder} is a file: give the deck folder (DIR/<class>/*.png)")
+    if not folder.is_dir():
+        raise FileNotFoundError(f"no such deck folder: {folder}")
+    return folder
+
+
 def deck_files(folder: Path) -> dict[str, list[Path]]:
     """The deck's image files by class (and "back"), sorted; raises ValueError when the
     folder holds no face at all."""
-    if not folder.is_dir():
-        raise FileNotFoundError(f"no such deck folder: {folder}")
+    require_deck_folder(folder)
     files: dict[str, list[Path]] = {}
     for kind in CARD_KINDS:
         paths = sorted((folder / kind).glob("*.png"))

@@ -53,10 +53,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from datasets.deck import BACK
 from datasets.faces import FACE_HEIGHT, as_rgba
 from datasets.layout import CARD_ASPECT
 from scoring.cards import CARD_KINDS, said
 
+# What a photo can be imported as: a card's class, or the back (the draw pile's card).
+FACE_CLASSES = (*CARD_KINDS, BACK)
 _WORK_SIDE = 1000  # px: the long side of the reduced copy the card is looked for in
 _MIN_AREA = 0.02  # a card covers at least this share of the photo
 _MAX_AREA = 0.92  # and leaves some table around it
@@ -211,8 +214,10 @@ def import_scan(photo: Path, kind: str, out: Path, *, force: bool = False) -> Pa
     """Find the card in `photo`, flatten it, save it as the next free OUT/KIND/NNN.png.
     A face the shipped card reader surely reads as another class is refused (a wrong
     --as spoils the deck it trains on), unless `force`."""
-    if kind not in CARD_KINDS:
-        raise ValueError(f"unknown card class {kind!r}; expected one of: {', '.join(CARD_KINDS)}")
+    if kind not in FACE_CLASSES:
+        raise ValueError(f"unknown card class {kind!r}; expected one of: {', '.join(FACE_CLASSES)}")
+    if photo.is_dir():
+        raise IsADirectoryError(f"{photo} is a folder: give the photo of one card")
     if not photo.is_file():
         raise FileNotFoundError(f"no such photo: {photo}")
     image = read_photo(photo)
@@ -221,7 +226,7 @@ def import_scan(photo: Path, kind: str, out: Path, *, force: bool = False) -> Pa
     except CardNotFound as error:
         raise type(error)(f"{photo}: {error}") from None
     face = warp_card(image, quad)
-    if not force:
+    if not force and kind != BACK:  # the card reader reads faces, not the back
         read, sure, said_kind = _read_as(face, kind)
         if read not in (kind, None) and sure >= _READ_SURE and said_kind < _READ_UNLIKE:
             raise MislabelledCard(

@@ -50,7 +50,12 @@ def register(subparsers: Any) -> None:
     detect.set_defaults(handler=run_detect)
 
     train = subparsers.add_parser(
-        "train", help="train the card finder, the card classifier and the stack check"
+        "train",
+        help="train the card finder, the card classifier and the stack check",
+        description="Train the three networks on a `sushigo synth` dataset (or, with "
+        "--finetune, on a corrections export) into --out: the card finder (detector/, its "
+        "log in detector.log), the card classifier (classifier/) and the stack check "
+        "(stack_check/). With --ship, the trained networks go into a weights folder.",
     )
     train.add_argument(
         "--data",
@@ -79,10 +84,16 @@ def register(subparsers: Any) -> None:
         "hours)",
     )
     train.add_argument(
-        "--classifier-epochs", type=whole_number(1), default=SCRATCH_CLASSIFIER_EPOCHS
+        "--classifier-epochs",
+        type=whole_number(1),
+        default=SCRATCH_CLASSIFIER_EPOCHS,
+        help=f"card classifier epochs ({SCRATCH_CLASSIFIER_EPOCHS})",
     )
     train.add_argument(
-        "--stack-check-epochs", type=whole_number(1), default=SCRATCH_STACK_CHECK_EPOCHS
+        "--stack-check-epochs",
+        type=whole_number(1),
+        default=SCRATCH_STACK_CHECK_EPOCHS,
+        help=f"stack check epochs ({SCRATCH_STACK_CHECK_EPOCHS})",
     )
     train.add_argument(
         "--imgsz",
@@ -90,7 +101,9 @@ def register(subparsers: Any) -> None:
         help=f"detector input size (default: {SCRATCH_IMGSZ} from scratch, the weights' own "
         "with --finetune)",
     )
-    train.add_argument("--batch", type=whole_number(1), default=16)
+    train.add_argument(
+        "--batch", type=whole_number(1), default=16, help="detector images per batch (16)"
+    )
     train.add_argument("--threads", type=whole_number(1), default=2, help="torch threads (2)")
     train.add_argument(
         "--fraction", type=_share, default=1.0, help="share of the dataset to use, in (0, 1]"
@@ -423,9 +436,9 @@ def _finetune_deck(given: Path | None, learnt: Any) -> Path:
     """The deck folder fine-tuning draws its synthetic photos from: --faces, else the one
     the weights' model card names, where it is at hand."""
     if given is not None:
-        if not given.is_dir():
-            raise FileNotFoundError(f"no such deck folder: {given}")
-        return given
+        from datasets.deck import require_deck_folder
+
+        return require_deck_folder(given)
     folder = Path(learnt["folder"]) if isinstance(learnt, dict) and "folder" in learnt else None
     if folder is None or not folder.is_dir():
         raise ValueError(

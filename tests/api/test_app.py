@@ -4,6 +4,7 @@ web page mount point, the docs, and SQLite set up as promised."""
 from __future__ import annotations
 
 import argparse
+import re
 import socket
 from pathlib import Path
 
@@ -115,3 +116,10 @@ def test_serve_says_in_one_line_that_it_cannot_listen(
         err.startswith("sushigo serve: error: cannot listen on 192.0.2.7:8000: ")
         and err.count("\n") == 1
     )
+
+
+def test_sushigo_says_its_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        sushigo(["--version"])
+    assert done.value.code == 0
+    assert re.fullmatch(r"sushigo \d+\.\d+\.\d+\n", capsys.readouterr().out)

@@ -57,6 +57,13 @@ def test_faces_import_saves_the_next_face(
         (["faces", "import", "{table}", "--as", "egg", "--out", "{out}"], "no card found"),
         (["faces", "import", "{photo}", "--as", "egg", "--out", "{out}", "--force"], "no card"),
         (["faces", "import", "{out}/none.jpg", "--as", "egg", "--out", "{out}"], "no such photo"),
+        # A folder for the photo, a file for the deck: each said as what it is (they had
+        # been "no such photo", "no such deck folder").
+        (["faces", "import", "{out}", "--as", "egg", "--out", "{out}/d"], "is a folder: give"),
+        (
+            ["synth", "--out", "{out}/s", "--images", "2", "--faces", "{photo}"],
+            "card.png is a file: give the deck folder",
+        ),
         (["synth", "--out", "{out}", "--faces", "{out}"], "synth --out needs --images N"),
         (
             ["synth", "--out", "{out}", "--images", "2", "--faces", "{out}/no"],

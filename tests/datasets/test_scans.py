@@ -208,6 +208,18 @@ def test_a_card_imported_as_another_class_is_refused_unless_forced(
     assert import_scan(path, "tempura", tmp_path / "faces").parent.name == "tempura"
 
 
+def test_the_back_of_a_card_is_imported_for_the_draw_pile(
+    tmp_path: Path, printed_deck_folder: Path
+) -> None:
+    """`synth` asks for a back.png (the draw pile), and `--as back` had been refused."""
+    back = cv2.resize(
+        read_png(printed_deck_folder / "back.png"), (FACE_WIDTH, FACE_HEIGHT), cv2.INTER_AREA
+    )
+    photo, _ = photo_of_card(back, table="wood", turn_deg=-6, seed=2, tall=0.5)
+    saved = import_scan(_jpeg(tmp_path / "back.jpg", photo), "back", tmp_path / "deck")
+    assert saved == tmp_path / "deck" / "back" / "000.png"
+
+
 def test_import_errors_say_what_is_wrong(tmp_path: Path) -> None:
     bare = _jpeg(tmp_path / "table.jpg", surface(np.random.default_rng(0), 600, 800, "wood"))
     with pytest.raises(CardNotFound, match=r"table\.jpg: no card found"):
