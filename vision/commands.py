@@ -469,8 +469,9 @@ def run_eval(args: argparse.Namespace) -> int:
             1 for s in SPLITS if s != args.split for _ in (args.data / "images" / s).glob("*.jpg")
         )
         if others:
+            read = len(report.photos)
             print(
-                f"the {args.split} split's {len(report.photos)} photos only: "
+                f"the {args.split} split's {read} photo{'' if read == 1 else 's'} only: "
                 f"--split all reads the set's other {others} too\n"
             )
     print(format_report(summary))

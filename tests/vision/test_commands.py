@@ -157,7 +157,8 @@ def test_eval_says_which_photos_it_read_and_names_a_bad_file(
     data = write_dataset(tmp_path / "data", images=10, seed=78, size=960, workers=1, progress=False)
     tested = len(list((data / "images" / "test").glob("*.jpg")))
     assert main(["eval", "--data", str(data)]) == 0
-    said = f"the test split's {tested} photos only: --split all reads the set's other {10 - tested}"
+    photos = f"{tested} photo" if tested == 1 else f"{tested} photos"
+    said = f"the test split's {photos} only: --split all reads the set's other {10 - tested}"
     assert capsys.readouterr().out.startswith(said)
     record = next((data / "tallies" / "test").glob("*.json"))
     record.write_text("{broken")
