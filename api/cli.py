@@ -31,7 +31,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        # Named with its command, in one line: argparse had printed the top-level usage,
+        # as if the command itself were unknown.
+        command = " ".join(filter(None, (args.command, getattr(args, "action", None))))
+        print(
+            f"sushigo {args.command}: error: unrecognized arguments: {' '.join(unknown)} "
+            f"(sushigo {command} --help lists them)",
+            file=sys.stderr,
+        )
+        return 2
     try:
         return int(args.handler(args) or 0)
     except KeyboardInterrupt:

@@ -123,3 +123,14 @@ def test_sushigo_says_its_version(capsys: pytest.CaptureFixture[str]) -> None:
         sushigo(["--version"])
     assert done.value.code == 0
     assert re.fullmatch(r"sushigo \d+\.\d+\.\d+\n", capsys.readouterr().out)
+
+
+def test_an_unknown_option_is_said_with_its_command(capsys: pytest.CaptureFixture[str]) -> None:
+    """argparse had printed the top-level usage, as if `detect` itself were unknown."""
+    assert sushigo(["detect", "x.jpg", "--bogus"]) == 2
+    assert capsys.readouterr().err == (
+        "sushigo detect: error: unrecognized arguments: --bogus "
+        "(sushigo detect --help lists them)\n"
+    )
+    assert sushigo(["faces", "import", "x.jpg", "--as", "egg", "--out", "d", "--fast"]) == 2
+    assert "(sushigo faces import --help lists them)" in capsys.readouterr().err
