@@ -62,6 +62,8 @@ export const SEAT_COLOURS = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f0
 // The most rounds the 108-card deck deals, by players (3 is standard).
 export const MAX_ROUNDS = { 2: 5, 3: 4, 4: 3, 5: 3 };
 export const HAND_SIZE = { 2: 10, 3: 9, 4: 8, 5: 7 };
+// The longest player name the service keeps (scoring.names.MAX_NAME_LENGTH).
+export const NAME_LENGTH = 40;
 
 // A hand's count against its size: "5 of 9 cards", and over it "10 cards, 7 expected"
 // ("10 of 7" read as a slip).

@@ -472,8 +472,21 @@ function standingsPanel() {
           : `${listNames(st.winners)} share the win with ${plural(top.total, "point")}!`,
       ),
     );
-    if (levelWith(st, st.winners).length) {
-      panel.append(h("p", { class: "hint" }, "Tied on points: the most puddings breaks the tie."));
+    const level = levelWith(st, st.winners);
+    if (level.length) {
+      // The puddings that decided it, in words: on a 320 px phone the table's pudding
+      // column lay scrolled out of sight under the totals.
+      const kept = [...st.winners, ...level].map((name) => {
+        const puddings = st.players.find((p) => p.name === name).puddings;
+        return `${name} ${plural(puddings, "pudding")}`;
+      });
+      panel.append(
+        h(
+          "p",
+          { class: "hint", "data-testid": "tie-break" },
+          `Tied on points: the most puddings breaks the tie (${listNames(kept)}).`,
+        ),
+      );
     }
   } else if (!st.rounds_played) {
     panel.append(h("p", { class: "hint" }, "Scores appear here once round 1 is recorded."));

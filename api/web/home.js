@@ -2,7 +2,7 @@
 // its players' statistics.
 
 import { Api, ApiError } from "./api.js";
-import { HAND_SIZE, MAX_ROUNDS } from "./cards.js";
+import { HAND_SIZE, MAX_ROUNDS, NAME_LENGTH } from "./cards.js";
 import { formatAverage, playerStats } from "./stats.js";
 import { h, listNames, plural, scrolling, show } from "./dom.js";
 import { memory } from "./memory.js";
@@ -41,8 +41,9 @@ export function renderHome(missing = null) {
         name: "player",
         value,
         required: true,
-        maxlength: 40,
+        maxlength: NAME_LENGTH,
         autocomplete: "off",
+        oninput: () => sayCut(),
         "aria-label": `Player ${index}`,
         placeholder: `Player ${index}`,
         "data-testid": `player-name-${index}`,
@@ -66,6 +67,11 @@ export function renderHome(missing = null) {
     return row;
   };
   const hand = h("p", { class: "hint" });
+  // A name at the limit is said so: a long one had been cut at 40 without a word.
+  const cut = h("p", { class: "hint", hidden: true, "data-testid": "name-limit" }, `A name holds at most ${NAME_LENGTH} characters.`);
+  const sayCut = () => {
+    cut.hidden = ![...names.querySelectorAll("input")].some((input) => input.value.length >= NAME_LENGTH);
+  };
   const error = h("p", { class: "error", role: "alert", hidden: true, "data-testid": "start-error" });
 
   // The names as the server would refuse them: left empty, or given twice ("Ana" and
@@ -173,7 +179,7 @@ export function renderHome(missing = null) {
       // The page's own checks say which name is wrong, not the browser's bubble.
       { class: "panel", onsubmit: start, novalidate: true, "data-testid": "new-game" },
       h("h2", {}, "New game"),
-      h("fieldset", {}, h("legend", {}, "Players, in seat order"), names, addButton, hand),
+      h("fieldset", {}, h("legend", {}, "Players, in seat order"), names, cut, addButton, hand),
       h("label", { for: "rounds", class: "field" }, "Rounds", rounds),
       h(
         "label",

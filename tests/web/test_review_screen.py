@@ -293,6 +293,51 @@ def test_a_lead_on_puddings_says_who_is_level_on_points(server: Server, phone: A
     assert 2 <= abs(ends[0] - ends[1]) <= 4, ends  # apart, about the same height
 
 
+def test_a_win_on_puddings_says_the_puddings_that_decided_it(server: Server, phone: Any) -> None:
+    """Level on 21 points, Ana's 2 puddings to Ben's 1: on a 320 px phone the table's
+    pudding column lay scrolled out of sight under the totals, and the sentence did not
+    say the counts that decided it."""
+    page = phone
+    game = new_game(server, ["Ana", "Ben"])
+    rounds = [
+        ({"tempura": 2, "pudding": 2}, {"tempura": 2, "pudding": 1}),
+        ({"tempura": 2}, {"sashimi": 3}),
+        ({"tempura": 2}, {"salmon": 3}),
+    ]  # Ana 15 + 6 for the most puddings, Ben 21
+    for number, hands in enumerate(rounds, start=1):
+        play_through_the_api(server, game, list(hands), (number,))
+    page.goto(edit_url(server, game))
+    assert page.get_by_test_id("winner").inner_text() == "Ana wins with 21 points!"
+    assert page.get_by_test_id("tie-break").inner_text() == (
+        "Tied on points: the most puddings breaks the tie (Ana 2 puddings and Ben 1 pudding)."
+    )
+
+
+def test_five_long_names_keep_the_game_as_wide_as_the_phone(server: Server, phone: Any) -> None:
+    """A 40-character name in the heading had held it wider than the phone (395 px at 390
+    and at 320): the page scrolled sideways under the Share button."""
+    page = phone
+    names = ["Ann", "Bartholomew Maximilian Featherstonehaugh", "Sushi Fan", "Dan", "Eve"]
+    page.goto(edit_url(server, new_game(server, names)))
+    page.get_by_test_id("standings").wait_for()
+    # (A phone's browser widens its window to the page: the page is measured against the
+    # screen's own width.)
+    wide = page.evaluate("() => document.documentElement.scrollWidth")
+    assert wide <= page.viewport_size["width"], wide
+
+
+def test_a_name_cut_at_its_limit_is_said_so(server: Server, phone: Any) -> None:
+    """A long name had been cut at 40 characters without a word."""
+    page = phone
+    page.goto(server.url)
+    name = page.get_by_test_id("player-name-1")
+    name.fill("Bartholomew Maximilian Featherstonehaugh-Smythe III")
+    assert len(name.input_value()) == 40
+    assert page.get_by_test_id("name-limit").inner_text() == "A name holds at most 40 characters."
+    name.fill("Bartholomew")
+    assert page.get_by_test_id("name-limit").is_hidden()
+
+
 def test_what_another_phone_did_to_the_game_is_told(server: Server, phone: Any) -> None:
     """Seen by polling: the game over with its winner (it had sat 1.7 screens down the
     round's table, unannounced), a recorded round opened to fix it, and recorded again;

@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 from api.main import WEB_DIR, create_app
 from api.settings import Settings
 from scoring import BREAKDOWN_KEYS, HAND_SIZE, TALLY_KEYS
+from scoring.names import MAX_NAME_LENGTH
 from scoring.rules import max_rounds
 from vision.annotate import PALETTE
 
@@ -93,3 +94,4 @@ def test_hand_sizes_and_round_limits_match_the_rules() -> None:
 
     assert table("HAND_SIZE") == dict(HAND_SIZE)
     assert table("MAX_ROUNDS") == {players: max_rounds(players) for players in range(2, 6)}
+    assert f"export const NAME_LENGTH = {MAX_NAME_LENGTH};" in text
