@@ -53,33 +53,36 @@ Photo = tuple[np.ndarray, np.ndarray]  # BGR photo, the card's corners (TL TR BR
 WRONG_CORNERS = 0.02  # of the card's height: further off than a good import ever is
 
 
-def outcome(image: np.ndarray, corners: np.ndarray | None = None) -> str:
-    """What the import makes of `image`; with the card's true `corners`, whether the
-    imported face is that card."""
+def outcome(image: np.ndarray, corners: np.ndarray | None = None) -> tuple[str, np.ndarray | None]:
+    """What the import makes of `image`, and the card's corners where it imports one; with
+    the card's true `corners`, whether the imported face is that card."""
     try:
         found = scans.find_card(image)
     except scans.SeveralCards:
-        return SEVERAL
+        return SEVERAL, None
     except scans.CardNotWhole:
-        return NOT_WHOLE
+        return NOT_WHOLE, None
     except scans.CardNotFound:
-        return NONE
+        return NONE, None
     if corners is None:
-        return IMPORTED
+        return IMPORTED, found
     height = float(np.linalg.norm(corners[3] - corners[0]))
     # Corners in card order, whichever way the card lay: any turn of the true ones.
     off = min(float(np.abs(np.roll(found, k, 0) - corners).max()) for k in range(4))
-    return IMPORTED if off <= WRONG_CORNERS * height else WRONG_FACE
+    return (IMPORTED if off <= WRONG_CORNERS * height else WRONG_FACE), found
 
 
-def three_ways(image: np.ndarray, corners: np.ndarray | None = None) -> tuple[str, str, str]:
+def three_ways(
+    image: np.ndarray, corners: np.ndarray | None = None
+) -> tuple[tuple[str, str, str], np.ndarray | None]:
     """The outcome by the outlines alone, with the finder's count, and now (with the
-    whole-card check too)."""
+    whole-card check too); and the corners the import now finds, where it imports."""
     with mock.patch.object(scans, "_whole_card", lambda lab, small, f, quad: quad):
         with mock.patch.object(scans, "_sure_cards", lambda _: np.zeros((0, 4))):
-            outlines = outcome(image, corners)
-        finder = outcome(image, corners)
-    return outlines, finder, outcome(image, corners)
+            outlines, _ = outcome(image, corners)
+        finder, _ = outcome(image, corners)
+    now, found = outcome(image, corners)
+    return (outlines, finder, now), found
 
 
 def single_card_photos(
@@ -161,14 +164,14 @@ def main() -> None:
     unchecked: Counter[str] = Counter()
     for path in paths:
         image = scans.read_photo(path)
-        for name, result in zip(columns, three_ways(image), strict=True):
+        for name, result in zip(columns, three_ways(image)[0], strict=True):
             collections[name][result] += 1
         with (
             mock.patch.object(scans, "_ANOTHER_CARD", float("inf")),
             mock.patch.object(scans, "_sure_cards", lambda _: np.zeros((0, 4))),
             mock.patch.object(scans, "_whole_card", lambda lab, small, f, quad: quad),
         ):
-            unchecked[outcome(image)] += 1
+            unchecked[outcome(image)[0]] += 1
     print(f"{len(paths)} photos of collections (none is one card: every import is wrong)")
     print(f"{'':<26}{'no check':>10}" + "".join(f"{name:>10}" for name in columns))
     for key in (IMPORTED, SEVERAL, NOT_WHOLE, NONE):
@@ -185,13 +188,13 @@ def main() -> None:
     for i, (kind, (image, corners)) in enumerate(
         single_card_photos(args.deck, args.singles, args.seed)
     ):
-        results = three_ways(image, corners)
+        results, found = three_ways(image, corners)
         for name, result in zip(columns, results, strict=True):
             singles[name][result] += 1
         if len(set(results)) > 1:
             changed.append(f"  photo {i} ({kind}): " + " -> ".join(results))
         if results[-1] == IMPORTED:  # the import's check of --as, on the face it saves
-            read, sure, own = scans._read_as(scans.warp_card(image, scans.find_card(image)), kind)
+            read, sure, own = scans._read_as(scans.warp_card(image, found), kind)
             own_odds.append(own)
             if read != kind:
                 misread.append(f"  photo {i} ({kind}): read as {read}, {sure:.2f}")

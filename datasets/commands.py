@@ -127,11 +127,10 @@ def run_faces(args: argparse.Namespace) -> int:
         raise ValueError(
             "faces import needs a PHOTO: sushigo faces import PHOTO --as CLASS --out DIR"
         )
-    if args.kind is None:
-        from datasets.scans import FACE_CLASSES
+    from datasets.scans import FACE_CLASSES, import_scan
 
+    if args.kind is None:
         raise ValueError(f"faces import needs --as CLASS, one of: {', '.join(FACE_CLASSES)}")
-    from datasets.scans import import_scan
 
     path = import_scan(args.photo, args.kind, args.out, force=args.force)
     print(f"saved {args.kind} face {path}")

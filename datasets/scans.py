@@ -227,8 +227,8 @@ def import_scan(photo: Path, kind: str, out: Path, *, force: bool = False) -> Pa
         raise type(error)(f"{photo}: {error}") from None
     face = warp_card(image, quad)
     if not force and kind != BACK:  # the card reader reads faces, not the back
-        read, sure, said_kind = _read_as(face, kind)
-        if read not in (kind, None) and sure >= _READ_SURE and said_kind < _READ_UNLIKE:
+        read, sure, own = _read_as(face, kind)
+        if read not in (kind, None) and sure >= _READ_SURE and own < _READ_UNLIKE:
             raise MislabelledCard(
                 f"{photo}: this card reads as {said(read)} ({sure:.0%} sure), not "
                 f"{said(kind)}: give --as {read}, or add --force to save it as {kind}"

@@ -86,7 +86,7 @@ function refocus([same, ...following]) {
 
 const after = (node) => (other) => node.compareDocumentPosition(other) & Node.DOCUMENT_POSITION_FOLLOWING;
 
-const FOCUSABLE =
+export const FOCUSABLE =
   "a[href], button:not(:disabled), input:not(:disabled), select:not(:disabled), textarea, summary, [tabindex]:not([tabindex='-1'])";
 
 function focusables() {

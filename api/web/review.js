@@ -320,7 +320,8 @@ function photoSvg(c, editable) {
   const { width, height, id } = c.photo;
   let svg = app.photoCache.id === id ? app.photoCache.svg : null;
   if (!svg) {
-    const aspect = frameAspect(width, height, collectionRegion(c.detections));
+    const cards = collectionRegion(c.detections);
+    const aspect = frameAspect(width, height, cards);
     svg = s("svg", {
       viewBox: `0 0 ${width} ${height}`,
       class: "photo-svg",
@@ -348,7 +349,7 @@ function photoSvg(c, editable) {
       width,
       height,
       aspect,
-      opening: collectionRegion(c.detections),
+      opening: cards,
       changed: () => layoutTags(svg),
       canPan: () => !app.drawMode,
       asked: () =>

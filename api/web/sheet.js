@@ -1,7 +1,7 @@
 // The sheet (a modal dialog for questions and choices) and the toasts (notifications).
 
 import { inWords } from "./cards.js";
-import { append, h } from "./dom.js";
+import { FOCUSABLE, append, h } from "./dom.js";
 import { app } from "./state.js";
 
 export const sheet = document.getElementById("sheet");
@@ -22,7 +22,7 @@ export function openSheet(...children) {
   else sheet.style.removeProperty("--room");
   if (sheet.open) {
     // One sheet in place of another (the chooser's box): the focus had fallen to the page.
-    (sheet.querySelector("[autofocus]") ?? sheet.querySelector("button, input, select, textarea"))?.focus();
+    (sheet.querySelector("[autofocus]") ?? sheet.querySelector(FOCUSABLE))?.focus();
   } else {
     sheet.showModal();
     // A phone's Back closes a sheet the player may close, as it does any dialog there,
