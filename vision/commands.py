@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from datasets.commands import whole_number
+from scoring.cards import TALLY_NAMES
 from scoring.errors import cards_said
 
 # `sushigo train` from scratch, in about two hours on this machine's two cores: the finder
@@ -258,13 +259,25 @@ def run_detect(args: argparse.Namespace) -> int:
         json.dump(reading.to_json(), sys.stdout)
         print()
         return 0
-    counts = ", ".join(f"{k} {v}" for k, v in reading.tally.to_dict().items() if v) or "no cards"
-    print(f"{cards_said(reading.cards)}: {counts}")
+    print(tally_said(reading.tally.to_dict(), reading.cards))
     for warning in reading.warning_texts:
         print(f"warning: {warning}")
     for note in reading.note_texts:
         print(f"note: {note}")
     return 0
+
+
+def tally_said(tally: dict[str, int], cards: int) -> str:
+    """A tally as a player reads it: the cards' count, then a line for each kind held, in
+    the names the annotated photo and the review page use ("Egg on wasabi", not the
+    tally's key)."""
+    held = [(TALLY_NAMES.get(key, key), count) for key, count in tally.items() if count]
+    if not held:
+        return "no cards"
+    width = max(len(name) for name, _ in held)
+    return "\n".join(
+        [f"{cards_said(cards)}:", *(f"  {name:<{width}}  {count:>2}" for name, count in held)]
+    )
 
 
 def run_train(args: argparse.Namespace) -> int:

@@ -13,7 +13,8 @@ from api.cli import main
 from datasets.faces import FacePool
 from datasets.scene import make_scene
 from datasets.synth import write_dataset
-from scoring.cards import TALLY_KEYS
+from scoring.cards import TALLY_KEYS, TALLY_NAMES
+from vision.commands import tally_said
 from vision.photo import turn_image
 from vision.training.evaluate import Report
 
@@ -41,6 +42,30 @@ def test_detect_json_prints_the_api_body_and_annotates(
     assert max(d["box"][2] for d in body["detections"]) > 1008
     annotated = cv2.imread(str(out))
     assert annotated is not None and max(annotated.shape[:2]) >= 1000
+
+
+def test_detect_says_the_tally_in_the_cards_names(
+    photo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["detect", str(photo), "--json"]) == 0
+    body = json.loads(capsys.readouterr().out)
+    assert main(["detect", str(photo)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"{body['cards']} cards:"
+    held = {TALLY_NAMES[k]: v for k, v in body["tally"].items() if v}
+    said = dict(line.strip().rsplit(maxsplit=1) for line in lines[1 : 1 + len(held)])
+    assert {name: int(count) for name, count in said.items()} == held
+
+
+def test_a_tally_is_said_a_kind_a_line_in_names_a_player_knows() -> None:
+    tally = dict.fromkeys(TALLY_KEYS, 0) | {"maki_2": 2, "squid_on_wasabi": 1, "pudding": 1}
+    assert tally_said(tally, 5).splitlines() == [
+        "5 cards:",
+        "  Maki, 2 rolls     2",
+        "  Squid on wasabi   1",
+        "  Pudding           1",
+    ]
+    assert tally_said(dict.fromkeys(TALLY_KEYS, 0), 0) == "no cards"
 
 
 def test_a_photo_read_at_a_slant_is_annotated_turned_with_black_corners(
