@@ -28,14 +28,17 @@ def register(subparsers: Any) -> None:
     faces_actions = faces.add_subparsers(dest="action", required=True, metavar="ACTION")
     imported = faces_actions.add_parser(
         "import",
-        help="save a photo of one card lying on a table as the next DIR/CLASS/NNN.png",
-        description="Find the one card in PHOTO, straighten it and save it as the next "
+        help="save photos of one card each, lying on a table, as the next DIR/CLASS/NNN.png",
+        description="Find the one card in each PHOTO, straighten it and save it as the next "
         "DIR/CLASS/NNN.png of the deck folder DIR (what `sushigo synth --faces DIR` draws). "
-        "A card the shipped card reader surely reads as another class is refused.",
+        "A card the shipped card reader surely reads as another class is refused. Several "
+        "photos of one class can be given at once: a photo refused is said, the others saved.",
         # PHOTO and --as are needed: said so here, and checked in run_faces (one line).
-        usage="sushigo faces import PHOTO --as CLASS --out DIR [--force]",
+        usage="sushigo faces import PHOTO [PHOTO ...] --as CLASS --out DIR [--force]",
     )
-    imported.add_argument("photo", nargs="?", type=Path, help="the photo of one card")
+    imported.add_argument(
+        "photos", nargs="*", type=Path, metavar="PHOTO", help="a photo of one card"
+    )
     imported.add_argument("--out", type=Path, required=True, help="the deck folder")
     imported.add_argument(
         "--as",
@@ -123,7 +126,7 @@ def whole_number(least: int, most: int | None = None) -> Any:
 
 
 def run_faces(args: argparse.Namespace) -> int:
-    if args.photo is None:
+    if not args.photos:
         raise ValueError(
             "faces import needs a PHOTO: sushigo faces import PHOTO --as CLASS --out DIR"
         )
@@ -131,10 +134,28 @@ def run_faces(args: argparse.Namespace) -> int:
 
     if args.kind is None:
         raise ValueError(f"faces import needs --as CLASS, one of: {', '.join(FACE_CLASSES)}")
-
-    path = import_scan(args.photo, args.kind, args.out, force=args.force)
-    print(f"saved {args.kind} face {path}")
-    return 0
+    if args.kind not in FACE_CLASSES:
+        raise ValueError(
+            f"unknown card class {args.kind!r}; expected one of: {', '.join(FACE_CLASSES)}"
+        )
+    if len(args.photos) == 1:  # one photo: its refusal is the command's error, as ever
+        path = import_scan(args.photos[0], args.kind, args.out, force=args.force)
+        print(f"saved {args.kind} face {path}")
+        return 0
+    # Several: a photo refused (no card, several, another class, not there) does not lose
+    # the faces of the others; a folder that cannot be written stops them all, as an error.
+    refused = 0
+    for photo in args.photos:
+        try:
+            path = import_scan(photo, args.kind, args.out, force=args.force)
+        except (ValueError, FileNotFoundError, IsADirectoryError) as error:
+            refused += 1
+            print(f"sushigo faces: refused: {error}", file=sys.stderr)
+            continue
+        print(f"saved {args.kind} face {path}")
+    saved = len(args.photos) - refused
+    print(f"{saved} of {len(args.photos)} photos saved as {args.kind} faces in {args.out}")
+    return 2 if refused else 0
 
 
 def run_synth(args: argparse.Namespace) -> int:

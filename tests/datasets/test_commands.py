@@ -11,6 +11,7 @@ import pytest
 
 from api.cli import in_words, main
 from datasets.faces import render_face
+from datasets.table import surface
 from datasets.yolo_format import read_split
 from tests.datasets.test_scans import photo_of_card, read_png
 
@@ -40,6 +41,37 @@ def test_faces_import_saves_the_next_face(
         assert main(["faces", "import", str(photo), "--as", "squid", "--out", str(out)]) == 0
         assert f"saved squid face {out / 'squid' / name}" in capsys.readouterr().out
     assert read_png(out / "squid" / "001.png").shape == face.shape
+
+
+def test_faces_import_takes_several_photos_and_keeps_those_it_can(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A player photographs a class's cards and imports them in one command: a photo
+    refused (no card in it, not there) is said, and the others are saved all the same."""
+    face = render_face("squid", np.random.default_rng(2))
+    photos = []
+    for seed in (4, 5):
+        photos.append(tmp_path / f"squid-{seed}.png")
+        cv2.imwrite(str(photos[-1]), photo_of_card(face, table="wood", turn_deg=-5, seed=seed)[0])
+    table = tmp_path / "table.png"
+    cv2.imwrite(str(table), surface(np.random.default_rng(1), 600, 800, "wood"))
+    out = tmp_path / "faces"
+    argv = [str(photos[0]), str(table), str(tmp_path / "gone.jpg"), str(photos[1])]
+    assert main(["faces", "import", *argv, "--as", "squid", "--out", str(out)]) == 2
+    said = capsys.readouterr()
+    assert sorted(p.name for p in (out / "squid").iterdir()) == ["000.png", "001.png"]
+    assert said.out.splitlines() == [
+        f"saved squid face {out / 'squid' / '000.png'}",
+        f"saved squid face {out / 'squid' / '001.png'}",
+        f"2 of 4 photos saved as squid faces in {out}",
+    ]
+    refusals = said.err.splitlines()
+    assert len(refusals) == 2
+    assert refusals[0].startswith(f"sushigo faces: refused: {table}: no card found")
+    assert refusals[1] == f"sushigo faces: refused: no such photo: {tmp_path / 'gone.jpg'}"
+    # All saved: the command succeeds.
+    assert main(["faces", "import", *map(str, photos), "--as", "squid", "--out", str(out)]) == 0
+    assert "2 of 2 photos saved" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(
