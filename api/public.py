@@ -182,6 +182,7 @@ def collection_public(view: CollectionView) -> CollectionPublic:
         cards=assessment.tally.cards,
         hand_size=games.rules_of(view.game).hand_size,
         hand_note=hand_note(assessment.problems),
+        hand_supposed=assessment.hand_supposed,
         warnings=assessment.warnings,
         notes=assessment.notes,
         problems=[ProblemPublic(**rounds.problem_dict(view.game, p)) for p in view.problems],

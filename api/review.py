@@ -23,7 +23,7 @@ from typing import Any, Final, Literal
 from scoring import Tally, check_collection
 from scoring.validation import Problem
 from vision.detections import Detections
-from vision.notices import Notice
+from vision.notices import Notice, NoticeCode
 from vision.reading import read_tally
 
 UPLOAD: Final = "upload"
@@ -276,8 +276,17 @@ StoredWarning = str | Mapping[str, Any]
 
 
 def stored_warning(notice: Notice) -> StoredWarning:
-    """How a photo keeps `notice`: with the boxes it names, where it names some."""
-    return {"text": notice.text, "boxes": list(notice.boxes)} if notice.boxes else notice.text
+    """How a photo keeps `notice`: with the boxes it names and its code, where it names
+    some (photos stored before the code keep text and boxes alone)."""
+    if not notice.boxes:
+        return notice.text
+    return {"text": notice.text, "boxes": list(notice.boxes), "code": notice.code.value}
+
+
+def _makes_up_the_hand(warning: StoredWarning) -> bool:
+    """Whether `warning` tells of a nigiri the hand size read on a wasabi: the hand's
+    count holds only if a wasabi is under it."""
+    return not isinstance(warning, str) and warning.get("code") == NoticeCode.READ_ON_WASABI
 
 
 def _standing(warning: StoredWarning, state: ReviewState) -> tuple[str, list[int]] | None:
@@ -312,6 +321,9 @@ class Assessment:
     # Box id -> the warnings that point at that box, in words, so that its sheet can say
     # what to check.
     asks: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    # The hand's count holds on a stack the hand size supposed (a nigiri read on a wasabi
+    # no box showed), which no person has looked at yet.
+    hand_supposed: bool = False
 
     @property
     def to_check(self) -> frozenset[int]:
@@ -334,6 +346,7 @@ def assess(
     `warnings`, `notes`: what the detector's reading of the photo said, stored with it
     (vision.pipeline.review_detections)."""
     detected: dict[str, int] | None = None
+    hand_supposed = False
     warned: list[str] = []
     counted: frozenset[int] = frozenset()
     asks: dict[int, tuple[str, ...]] = {}
@@ -344,6 +357,9 @@ def assess(
         # Vision's notices only: the collection's own problems (reading.problems) come
         # once, as `problems` below, checked with the player's name.
         standing = [s for s in (_standing(w, state) for w in warnings) if s is not None]
+        hand_supposed = any(
+            _makes_up_the_hand(w) and _standing(w, state) is not None for w in warnings
+        )
         # state.detections() lists the boxes in order: the reading's indices map to ids.
         ids = [box.id for box in state.boxes.values()]
         kept = [ids[i] for i in reading.source]
@@ -380,6 +396,7 @@ def assess(
         counted=counted,
         stack_with=stack_with,
         asks=asks,
+        hand_supposed=hand_supposed,
     )
 
 

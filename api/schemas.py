@@ -504,6 +504,12 @@ class CollectionPublic(BaseModel):
     cards: int
     hand_size: int
     hand_note: str | None = Field(description=HAND_NOTE)
+    hand_supposed: bool = Field(
+        default=False,
+        description="the cards make the hand size only with a stack the hand size "
+        "supposed: a nigiri read on a wasabi that no box shows, which a warning asks to "
+        "check; false once a person has relabelled that box",
+    )
     warnings: list[str]
     notes: list[str] = Field(description=NOTES)
     problems: list[ProblemPublic]

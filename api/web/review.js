@@ -100,17 +100,21 @@ function earlierList(c, editable) {
 
 function handCheck(c) {
   const ok = c.cards === c.hand_size;
+  // A count made right by a stack the hand size supposed is no green tick: it holds only
+  // if a wasabi is under the nigiri marked "?".
+  const supposed = ok && c.hand_supposed;
   // Counting by hand, nothing counted yet is no problem: no red "10 cards may be missing".
   const begun = Boolean(c.photo) || c.cards > 0;
-  const kind = ok ? " ok" : begun ? " bad" : "";
+  const kind = supposed ? " supposed" : ok ? " ok" : begun ? " bad" : "";
   return h(
     "p",
     { class: `hand-check${kind}`, "data-testid": "hand-check", role: "status" },
-    ok ? "✓ " : begun ? "! " : "",
+    supposed ? "? " : ok ? "✓ " : begun ? "! " : "",
     // Counted by hand, the cards are "counted": none was found in a photo.
     begun
       ? `${c.hand_size} cards expected, ${c.cards} ${c.photo ? "found" : "counted"}`
       : `${c.hand_size} cards expected, none counted yet`,
+    supposed ? " if the stack marked “?” is right" : "",
     ok || !begun ? "" : handOff(c.hand_size - c.cards, Boolean(c.photo)),
   );
 }
@@ -946,12 +950,13 @@ function step(cat, delta, disabled) {
 
 function confirmBar(c) {
   const ok = c.cards === c.hand_size;
+  const kind = ok && c.hand_supposed ? "supposed" : ok ? "ok" : "bad";
   return h(
     "div",
     { class: "confirm-bar" },
     h(
       "span",
-      { class: `bar-check ${ok ? "ok" : "bad"}` },
+      { class: `bar-check ${kind}`, "data-testid": "bar-check" },
       `${c.cards}/${c.hand_size} cards`,
     ),
     c.status === "confirmed"

@@ -49,7 +49,7 @@ def test_an_upload_reads_a_stack_on_the_checks_word_alone_as_plain_where_the_han
     draft = _upload(table, detector, _records(ONE_TOO_MANY, 0.96))
     assert draft["tally"]["squid"] == 1 and draft["tally"]["squid_on_wasabi"] == 0
     assert draft["cards"] == 9 and draft["problems"] == []
-    assert draft["warnings"] == []
+    assert draft["warnings"] == [] and draft["hand_supposed"] is False
     assert draft["detections"][-1]["label"] == "squid"
 
 
@@ -60,16 +60,24 @@ def test_an_upload_one_card_short_reads_the_leaning_nigiri_on_a_wasabi_and_keeps
     assert draft["tally"]["egg_on_wasabi"] == 1 and draft["cards"] == 9
     assert ON_WASABI in draft["warnings"]
     assert draft["detections"][-1]["label"] == "egg_on_wasabi"
+    # The hand's count holds only on that supposed stack: said, for the page's hand check.
+    assert draft["problems"] == [] and draft["hand_supposed"] is True
     # The note stays with the photo's review, read back from the database, and marks the
     # box it means; once a person has changed that box, it has been seen to and goes.
     stored = table.collection(1, 1)
     assert ON_WASABI in stored["warnings"]
     egg = stored["detections"][-1]
     assert egg["check"] and [box["check"] for box in stored["detections"]].count(True) == 1
+    assert stored["hand_supposed"] is True
     plain = table.correct(1, 1, action="relabel", detection=egg["id"], label="egg").json()
     assert ON_WASABI not in plain["warnings"] and not plain["detections"][-1]["check"]
+    assert plain["hand_supposed"] is False
     undone = table.act(1, 1, "undo").json()
     assert ON_WASABI in undone["warnings"] and undone["detections"][-1]["check"]
+    assert undone["hand_supposed"] is True
+    # A stack the player chose stands as theirs: no longer supposed.
+    taken = table.correct(1, 1, action="relabel", detection=egg["id"], label="egg_on_wasabi")
+    assert taken.json()["cards"] == 9 and taken.json()["hand_supposed"] is False
 
 
 def test_a_reviewers_stack_stands_against_the_hand_size(

@@ -965,6 +965,12 @@ def test_a_stack_the_hand_size_read_back_is_marked_and_can_be_taken_as_read(
     open_review(server, page, boxes, (750, 1000))  # two players: a hand of 10, 9 found
     told = page.get_by_test_id("warnings").locator("li.warning").all_inner_texts()
     assert any("read as lying on a wasabi" in text for text in told), told
+    # The count holds only on the supposed stack: no green tick (it had shown one).
+    check = page.get_by_test_id("hand-check")
+    assert check.get_attribute("class") == "hand-check supposed"
+    said = " ".join(check.inner_text().split())
+    assert said == "? 10 cards expected, 10 found if the stack marked “?” is right", said
+    assert "supposed" in page.get_by_test_id("bar-check").get_attribute("class")
     asking = page.locator("g.box.check")
     assert asking.count() == 1 and asking.get_attribute("data-label") == "egg_on_wasabi"
     asking.focus()
@@ -979,6 +985,9 @@ def test_a_stack_the_hand_size_read_back_is_marked_and_can_be_taken_as_read(
     assert page.locator("g.box.check").count() == 0
     assert page.get_by_test_id("warnings").count() == 0
     assert page.get_by_test_id("count-egg_on_wasabi").inner_text() == "1"
+    assert check.get_attribute("class") == "hand-check ok"  # the player's own stack
+    assert " ".join(check.inner_text().split()) == "✓ 10 cards expected, 10 found"
+    assert page.get_by_test_id("bar-check").get_attribute("class") == "bar-check ok"
 
 
 def test_a_note_is_told_apart_from_the_warnings(server: Server, phone: Any) -> None:
