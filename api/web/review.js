@@ -297,7 +297,6 @@ function photoPanel(c, editable) {
           },
           app.drawMode ? "Drag over the missed card…" : "+ Add a missed card",
         ),
-        h("button", { class: "button", disabled: !c.can_undo, "data-testid": "undo", onclick: () => undo() }, "Undo"),
         photoInputs(c.round, c.seat, c.player, {
           compact: true,
           take: "New photo",
@@ -958,6 +957,13 @@ function confirmBar(c) {
       "span",
       { class: `bar-check ${kind}`, "data-testid": "bar-check" },
       `${c.cards}/${c.hand_size} cards`,
+    ),
+    // In the bar, always in reach: by the photo it had lain 1,000 px above the last
+    // counters on a phone.
+    h(
+      "button",
+      { class: "button undo", disabled: !c.can_undo, "data-testid": "undo", onclick: () => undo() },
+      "Undo",
     ),
     c.status === "confirmed"
       ? h(

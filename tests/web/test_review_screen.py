@@ -408,6 +408,24 @@ def test_a_list_opened_stays_open_as_another_phones_change_arrives(
     assert page.get_by_test_id("box-list").get_attribute("open") is not None
 
 
+def test_undo_is_in_reach_of_the_last_counter(server: Server, phone: Any) -> None:
+    """Undo sits in the bar at the screen's foot, beside Confirm: a player who has just
+    tapped the last counter reaches it without scrolling (by the photo, it had lain about
+    1,000 px above), and the bar keeps to one line."""
+    page = phone
+    open_review(server, page, STACK_BOXES, STACK_PHOTO)
+    page.get_by_test_id("plus-pudding").tap()
+    idle(page)
+    undo = page.get_by_test_id("undo")
+    box, height = undo.bounding_box(), page.viewport_size["height"]
+    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= height, (box, height)
+    assert page.locator(".confirm-bar").bounding_box()["height"] < 75
+    undo.tap()
+    idle(page)
+    assert page.get_by_test_id("count-pudding").inner_text() == "0"
+    assert undo.is_disabled()
+
+
 def test_undo_says_which_counts_it_moved(server: Server, phone: Any) -> None:
     """Undo takes back the cards' last change, whichever phone made it; it says which
     counts that moved (another phone's + had been undone in silence, the player's own
