@@ -129,8 +129,9 @@ class Photo(Base):
     height: Mapped[int] = mapped_column(Integer)
     # As the detector returned them, in original pixels: [{"label","confidence","box"}].
     detections: Mapped[list[Any]] = mapped_column(default=list)
-    # What reading it told the reviewer: warnings ask for a check (words, or words and the
-    # boxes they name: api.review.StoredWarning), notes only tell (vision.notices.NOTE_CODES).
+    # What reading it told the reviewer: warnings ask for a check (words, or words, the
+    # boxes they name and their code: api.review.StoredWarning), notes only tell
+    # (vision.notices.NOTE_CODES).
     warnings: Mapped[list[Any]] = mapped_column(default=list)
     notes: Mapped[list[Any]] = mapped_column(default=list, server_default="[]")
     model: Mapped[dict[str, Any]] = mapped_column(default=dict)

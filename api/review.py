@@ -321,8 +321,8 @@ class Assessment:
     # Box id -> the warnings that point at that box, in words, so that its sheet can say
     # what to check.
     asks: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
-    # The hand's count holds on a stack the hand size supposed (a nigiri read on a wasabi
-    # no box showed), which no person has looked at yet.
+    # A stack the hand size supposed (a nigiri read on a wasabi no box showed, to make up
+    # the count) that no person has looked at yet: the count holds only if it is right.
     hand_supposed: bool = False
 
     @property
@@ -356,10 +356,9 @@ def assess(
         detected = reading.tally.to_dict()
         # Vision's notices only: the collection's own problems (reading.problems) come
         # once, as `problems` below, checked with the player's name.
-        standing = [s for s in (_standing(w, state) for w in warnings) if s is not None]
-        hand_supposed = any(
-            _makes_up_the_hand(w) and _standing(w, state) is not None for w in warnings
-        )
+        stand = [(w, s) for w in warnings if (s := _standing(w, state)) is not None]
+        standing = [s for _, s in stand]
+        hand_supposed = any(_makes_up_the_hand(w) for w, _ in stand)
         # state.detections() lists the boxes in order: the reading's indices map to ids.
         ids = [box.id for box in state.boxes.values()]
         kept = [ids[i] for i in reading.source]

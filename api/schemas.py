@@ -506,9 +506,11 @@ class CollectionPublic(BaseModel):
     hand_note: str | None = Field(description=HAND_NOTE)
     hand_supposed: bool = Field(
         default=False,
-        description="the cards make the hand size only with a stack the hand size "
-        "supposed: a nigiri read on a wasabi that no box shows, which a warning asks to "
-        "check; false once a person has relabelled that box",
+        description="a stack the hand size supposed is still unchecked: a nigiri read on "
+        "a wasabi that no box shows, to make up the hand's count, which a warning asks to "
+        "check (the page's hand check shows '?', not a tick, where the count is the hand "
+        "size); false once a person has relabelled that box, and for photos stored before "
+        "warnings kept their codes",
     )
     warnings: list[str]
     notes: list[str] = Field(description=NOTES)

@@ -130,14 +130,11 @@ def run_faces(args: argparse.Namespace) -> int:
         raise ValueError(
             "faces import needs a PHOTO: sushigo faces import PHOTO --as CLASS --out DIR"
         )
-    from datasets.scans import FACE_CLASSES, import_scan
+    from datasets.scans import FACE_CLASSES, check_face_class, import_scan
 
     if args.kind is None:
         raise ValueError(f"faces import needs --as CLASS, one of: {', '.join(FACE_CLASSES)}")
-    if args.kind not in FACE_CLASSES:
-        raise ValueError(
-            f"unknown card class {args.kind!r}; expected one of: {', '.join(FACE_CLASSES)}"
-        )
+    check_face_class(args.kind)  # before any photo: said once, not for each
     if len(args.photos) == 1:  # one photo: its refusal is the command's error, as ever
         path = import_scan(args.photos[0], args.kind, args.out, force=args.force)
         print(f"saved {args.kind} face {path}")

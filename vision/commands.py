@@ -7,6 +7,7 @@ import dataclasses
 import json
 import shlex
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -267,7 +268,7 @@ def run_detect(args: argparse.Namespace) -> int:
     return 0
 
 
-def tally_said(tally: dict[str, int], cards: int) -> str:
+def tally_said(tally: Mapping[str, int], cards: int) -> str:
     """A tally as a player reads it: the cards' count, then a line for each kind held, in
     the names the annotated photo and the review page use ("Egg on wasabi", not the
     tally's key)."""

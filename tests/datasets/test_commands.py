@@ -55,20 +55,23 @@ def test_faces_import_takes_several_photos_and_keeps_those_it_can(
         cv2.imwrite(str(photos[-1]), photo_of_card(face, table="wood", turn_deg=-5, seed=seed)[0])
     table = tmp_path / "table.png"
     cv2.imwrite(str(table), surface(np.random.default_rng(1), 600, 800, "wood"))
+    half = tmp_path / "half.jpg"  # a photo half copied off the phone
+    half.write_bytes(cv2.imencode(".jpg", cv2.imread(str(photos[0])))[1].tobytes()[:20_000])
     out = tmp_path / "faces"
-    argv = [str(photos[0]), str(table), str(tmp_path / "gone.jpg"), str(photos[1])]
+    argv = [str(photos[0]), str(table), str(tmp_path / "gone.jpg"), str(half), str(photos[1])]
     assert main(["faces", "import", *argv, "--as", "squid", "--out", str(out)]) == 2
     said = capsys.readouterr()
     assert sorted(p.name for p in (out / "squid").iterdir()) == ["000.png", "001.png"]
     assert said.out.splitlines() == [
         f"saved squid face {out / 'squid' / '000.png'}",
         f"saved squid face {out / 'squid' / '001.png'}",
-        f"2 of 4 photos saved as squid faces in {out}",
+        f"2 of 5 photos saved as squid faces in {out}",
     ]
     refusals = said.err.splitlines()
-    assert len(refusals) == 2
+    assert len(refusals) == 3
     assert refusals[0].startswith(f"sushigo faces: refused: {table}: no card found")
     assert refusals[1] == f"sushigo faces: refused: no such photo: {tmp_path / 'gone.jpg'}"
+    assert refusals[2].startswith(f"sushigo faces: refused: {half} could not be read whole")
     # All saved: the command succeeds.
     assert main(["faces", "import", *map(str, photos), "--as", "squid", "--out", str(out)]) == 0
     assert "2 of 2 photos saved" in capsys.readouterr().out

@@ -418,7 +418,7 @@ def test_undo_is_in_reach_of_the_last_counter(server: Server, phone: Any) -> Non
     idle(page)
     undo = page.get_by_test_id("undo")
     box, height = undo.bounding_box(), page.viewport_size["height"]
-    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= height, (box, height)
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, (box, height)
     assert page.locator(".confirm-bar").bounding_box()["height"] < 75
     undo.tap()
     idle(page)
