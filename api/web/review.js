@@ -959,12 +959,15 @@ function confirmBar(c) {
       `${c.cards}/${c.hand_size} cards`,
     ),
     // In the bar, always in reach: by the photo it had lain 1,000 px above the last
-    // counters on a phone.
-    h(
-      "button",
-      { class: "button undo", disabled: !c.can_undo, "data-testid": "undo", onclick: () => undo() },
-      "Undo",
-    ),
+    // counters on a phone. Not on confirmed cards: beside Done it took back a change
+    // made before the confirmation, and the confirmation with it, unsaid.
+    c.status === "confirmed"
+      ? null
+      : h(
+          "button",
+          { class: "button undo", disabled: !c.can_undo, "data-testid": "undo", onclick: () => undo() },
+          "Undo",
+        ),
     c.status === "confirmed"
       ? h(
           "button",

@@ -20,11 +20,18 @@ export function openSheet(...children) {
   // the photo on a wide screen, the sheet takes the screen's height instead).
   if (options.room) sheet.style.setProperty("--room", `${Math.floor(options.room)}px`);
   else sheet.style.removeProperty("--room");
-  if (sheet.open) {
-    // One sheet in place of another (the chooser's box): the focus had fallen to the page.
-    (sheet.querySelector("[autofocus]") ?? sheet.querySelector(FOCUSABLE))?.focus();
-  } else {
+  const opening = !sheet.open;
+  if (opening) {
     sheet.showModal();
+  } else {
+    // One sheet in place of another (the chooser's box): the focus had fallen to the page.
+    const first = sheet.querySelector("[autofocus]") ?? sheet.querySelector(FOCUSABLE);
+    first?.focus({ preventScroll: true });
+  }
+  // Opened at its top, whatever it focused: scrolled to the box's own card, a stack's
+  // sheet had hidden its title and "No wasabi under it" above a phone's screen.
+  sheet.scrollTop = 0;
+  if (opening) {
     // A phone's Back closes a sheet the player may close, as it does any dialog there,
     // rather than leave the screen under it: the sheet stands on a history entry of its
     // own, pushed once the last sheet's entry is gone (a push during that step back had

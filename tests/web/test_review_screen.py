@@ -756,6 +756,41 @@ def test_a_stack_reads_as_one_thing_in_human_words(server: Server, phone: Any) -
     assert page.locator("g.box.strip").count() == 0
 
 
+def test_a_stacks_sheet_opens_at_its_top(server: Server, phone: Any) -> None:
+    """A tap on a stack's nigiri opens its sheet at the top: its title and "No wasabi
+    under it" in view. Focused on the box's own card, the sheet had opened scrolled down
+    to it, those above the screen."""
+    page = phone
+    open_review(server, page, STACK_BOXES, STACK_PHOTO)
+    box = page.locator('g.box[data-label="squid_on_wasabi"]').first
+    box.evaluate("(g) => g.scrollIntoView({ block: 'center' })")
+    frame = box.locator("rect.frame").bounding_box()
+    page.touchscreen.tap(frame["x"] + frame["width"] / 2, frame["y"] + frame["height"] / 2)
+    page.get_by_test_id("box-sheet-title").wait_for()
+    idle(page)
+    assert page.evaluate("() => document.getElementById('sheet').scrollTop") == 0
+    in_view = """(e) => { const s = document.getElementById('sheet').getBoundingClientRect();
+        const r = e.getBoundingClientRect(); return r.top >= s.top && r.bottom <= s.bottom; }"""
+    assert page.get_by_test_id("box-sheet-title").evaluate(in_view)
+    assert page.get_by_test_id("delete-strip").evaluate(in_view)
+
+
+def test_confirmed_cards_offer_no_undo(server: Server, phone: Any) -> None:
+    """Beside Done, Undo took back a change made before the confirmation, and the
+    confirmation with it, unsaid: confirmed cards offer Done alone."""
+    page = phone
+    open_review(server, page, STACK_BOXES, STACK_PHOTO)
+    page.get_by_test_id("plus-tempura").tap()
+    idle(page)
+    assert page.get_by_test_id("undo").is_enabled()
+    page.get_by_test_id("confirm").click()
+    page.get_by_test_id("confirm-anyway").click()  # 7 cards of a hand of 10
+    page.wait_for_url("**round=1")
+    page.get_by_test_id("review-1").click()
+    page.get_by_test_id("done").wait_for()
+    assert page.get_by_test_id("undo").count() == 0
+
+
 def test_what_to_check_is_on_the_first_screen_and_nothing_widens_the_review(
     server: Server, phone: Any
 ) -> None:
