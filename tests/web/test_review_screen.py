@@ -420,6 +420,9 @@ def test_undo_is_in_reach_of_the_last_counter(server: Server, phone: Any) -> Non
     box, height = undo.bounding_box(), page.viewport_size["height"]
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, (box, height)
     assert page.locator(".confirm-bar").bounding_box()["height"] < 75
+    # Opaque: nothing under the bar shows through its count and Undo.
+    background = page.locator(".confirm-bar").evaluate("(b) => getComputedStyle(b).backgroundColor")
+    assert background.startswith("rgb("), background  # rgba(...) had let the page through
     undo.tap()
     idle(page)
     assert page.get_by_test_id("count-pudding").inner_text() == "0"
