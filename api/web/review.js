@@ -98,14 +98,20 @@ function earlierList(c, editable) {
   );
 }
 
+// How the cards stand against the hand size: "ok", "bad", or "supposed" where the count
+// holds only if a wasabi is under the nigiri the hand size marked "?" (no green tick).
+function handStanding(c) {
+  if (c.cards !== c.hand_size) return "bad";
+  return c.hand_supposed ? "supposed" : "ok";
+}
+
 function handCheck(c) {
-  const ok = c.cards === c.hand_size;
-  // A count made right by a stack the hand size supposed is no green tick: it holds only
-  // if a wasabi is under the nigiri marked "?".
-  const supposed = ok && c.hand_supposed;
+  const standing = handStanding(c);
+  const ok = standing !== "bad";
+  const supposed = standing === "supposed";
   // Counting by hand, nothing counted yet is no problem: no red "10 cards may be missing".
   const begun = Boolean(c.photo) || c.cards > 0;
-  const kind = supposed ? " supposed" : ok ? " ok" : begun ? " bad" : "";
+  const kind = ok || begun ? ` ${standing}` : "";
   return h(
     "p",
     { class: `hand-check${kind}`, "data-testid": "hand-check", role: "status" },
@@ -948,14 +954,12 @@ function step(cat, delta, disabled) {
 }
 
 function confirmBar(c) {
-  const ok = c.cards === c.hand_size;
-  const kind = ok && c.hand_supposed ? "supposed" : ok ? "ok" : "bad";
   return h(
     "div",
     { class: "confirm-bar" },
     h(
       "span",
-      { class: `bar-check ${kind}`, "data-testid": "bar-check" },
+      { class: `bar-check ${handStanding(c)}`, "data-testid": "bar-check" },
       `${c.cards}/${c.hand_size} cards`,
     ),
     // In the bar, always in reach: by the photo it had lain 1,000 px above the last
