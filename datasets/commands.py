@@ -182,9 +182,9 @@ def run_synth(args: argparse.Namespace) -> int:
             held_out=_held_out(args),
             printing=args.printing,
         )
-    except (KeyboardInterrupt, SystemExit):
-        # Stopped (Ctrl-C, SIGTERM): it had left a part of a dataset without a word, and
-        # the next run into the folder was refused as "not empty".
+    except (KeyboardInterrupt, SystemExit, ChildProcessError):
+        # Stopped (Ctrl-C, SIGTERM, a worker lost): it had left a part of a dataset without
+        # a word, and the next run into the folder was refused as "not empty".
         written = sum(1 for _ in args.out.glob("images/*/*.jpg"))
         print(
             f"sushigo synth: stopped: {args.out} holds a part of the dataset ({written} of "

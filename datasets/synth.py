@@ -6,6 +6,8 @@ import multiprocessing as mp
 import os
 import signal
 from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import numpy as np
@@ -95,8 +97,20 @@ def _scenes(tasks: list[tuple[int, int, int, str]], workers: int) -> Iterator[tu
     if workers <= 1:
         yield from map(_make, tasks)
         return
-    with mp.get_context("fork").Pool(workers, initializer=_worker) as pool:
-        yield from pool.imap(_make, tasks, chunksize=4)
+    # An executor, not a multiprocessing.Pool: a worker that dies (killed, out of memory)
+    # breaks it, where a Pool waits for the lost scenes without end.
+    executor = ProcessPoolExecutor(workers, mp_context=mp.get_context("fork"), initializer=_worker)
+    try:
+        yield from executor.map(_make, tasks, chunksize=4)
+    except BrokenProcessPool as error:
+        raise ChildProcessError(
+            "a worker drawing the scenes stopped without finishing (killed, or out of "
+            "memory?); run again, with --workers 1 if it happens again"
+        ) from error
+    finally:
+        # Stopped early (Ctrl-C, an error, a reader that stops): the scenes not yet begun
+        # are dropped, not drawn before the call returns.
+        executor.shutdown(wait=True, cancel_futures=True)
 
 
 def write_dataset(

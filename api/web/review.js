@@ -121,16 +121,21 @@ function handCheck(c) {
       ? `${c.hand_size} cards expected, ${c.cards} ${c.photo ? "found" : "counted"}`
       : `${c.hand_size} cards expected, none counted yet`,
     supposed ? " if the stack marked “?” is right" : "",
-    ok || !begun ? "" : handOff(c.hand_size - c.cards, Boolean(c.photo)),
+    ok || !begun ? "" : handOff(c),
   );
 }
 
-// What a hand `short` cards short (or, below 0, over) may mean. A photo over its hand
-// holds a neighbour's cards more often than a card boxed twice.
-function handOff(short, photo) {
+// What a hand short of its size (or over it) may mean. A photo over its hand holds a
+// neighbour's cards more often than a card boxed twice; a photo within it, brought over
+// by cards set by hand, was counted twice by hand.
+function handOff(c) {
+  const short = c.hand_size - c.cards;
   if (short === 1) return ": a card may be missing";
   if (short > 1) return `: ${short} cards may be missing`;
-  const why = photo ? "a neighbour's, or counted twice" : "counted twice";
+  if (c.photo && detectedCards(c.detected_tally) <= c.hand_size) {
+    return short === -1 ? ": a card set by hand may be counted twice" : `: ${-short} cards set by hand may be counted twice`;
+  }
+  const why = c.photo ? "a neighbour's, or counted twice" : "counted twice";
   return short === -1 ? `: a card may be ${why}` : `: ${-short} cards may be ${why}`;
 }
 
@@ -960,7 +965,9 @@ function confirmBar(c) {
     h(
       "span",
       { class: `bar-check ${handStanding(c)}`, "data-testid": "bar-check" },
-      `${c.cards}/${c.hand_size} cards`,
+      `${c.cards}/${c.hand_size}`,
+      // Unseen on a phone (style.css): beside Undo it cut "Confirm Ana's cards" short.
+      h("span", { class: "unit" }, " cards"),
     ),
     // In the bar, always in reach: by the photo it had lain 1,000 px above the last
     // counters on a phone. Not on confirmed cards: beside Done it took back a change

@@ -264,6 +264,37 @@ def test_synth_never_writes_into_a_dataset_already_there(
     assert "is a file" in capsys.readouterr().err
 
 
+def test_synth_stops_in_words_when_a_worker_dies(
+    tmp_path: Path,
+    faces_dir: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A worker killed mid-run (out of memory, say) ends the run with a line saying so and
+    what it left: under a multiprocessing.Pool the command waited for its scenes forever."""
+    import os
+
+    from datasets import synth
+
+    drawn = synth.scene_rng
+
+    def dies_at_the_fifth(seed: int, index: int) -> np.random.Generator:
+        if index >= 4:
+            os._exit(9)  # in the forked worker only: the parent never draws with two
+        return drawn(seed, index)
+
+    monkeypatch.setattr(synth, "scene_rng", dies_at_the_fifth)
+    out = tmp_path / "set"
+    argv = ["synth", "--out", str(out), "--images", "12", "--size", "160", "--workers", "2",
+            "--faces", str(faces_dir)]  # fmt: skip
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"sushigo synth: stopped: {out} holds a part of the dataset (" in err
+    assert "of 12 images): remove it before writing there again" in err
+    assert "error: a worker drawing the scenes stopped without finishing" in err
+    assert "--workers 1" in err
+
+
 @pytest.mark.parametrize(
     ("option", "value", "said"),
     [

@@ -924,6 +924,22 @@ def test_a_long_name_keeps_the_confirm_bar_to_one_line(server: Server, phone: An
     assert len(set(tops)) == 1, tops
 
 
+def test_a_short_name_is_whole_in_the_confirm_bar(server: Server, phone: Any) -> None:
+    """At 390 px "Confirm Ana's cards" had been cut to "Confirm A…" beside Undo and
+    "10/10 cards": the bar says "10/10" on a phone, and the name fits whole."""
+    page = phone
+    open_review(server, page, boxes_for(["tempura"] * 10, width=750, height=1000), (750, 1000))
+    check = page.get_by_test_id("bar-check")
+    assert check.text_content() == "10/10 cards"  # what a screen reader says
+    assert check.locator(".unit").bounding_box()["width"] <= 1  # "cards" unseen
+    whose = page.locator(".confirm-bar .whose")
+    if page.viewport_size["width"] <= 340:
+        assert not whose.is_visible()  # "Confirm" alone, as before
+        return
+    assert whose.evaluate("(w) => w.scrollWidth <= w.clientWidth"), whose.bounding_box()
+    assert page.get_by_test_id("undo").is_visible()
+
+
 def test_the_box_list_counts_the_cards_set_by_hand(server: Server, phone: Any) -> None:
     """Two dumplings added with + show on no box: the list's button says so, so that its
     count and the counters' agree."""
@@ -2456,6 +2472,17 @@ def test_a_photo_over_its_hand_may_hold_a_neighbours_cards(server: Server, phone
     page.get_by_role("button", name="Round 1").first.tap()
     status = page.get_by_test_id("player-status-1").inner_text()
     assert status == "To review · 12 cards, 10 expected", status
+
+
+def test_a_card_set_by_hand_over_the_hand_is_said_as_such(server: Server, phone: Any) -> None:
+    """Ten cards on the photo and one more added with +: the hand check had blamed the
+    photo ("a neighbour's, or counted twice"); the card over the hand was set by hand."""
+    page = phone
+    open_review(server, page, boxes_for(["tempura"] * 10, width=750, height=1000), (750, 1000))
+    page.get_by_test_id("plus-dumpling").click()
+    idle(page)
+    said = page.get_by_test_id("hand-check").inner_text()
+    assert said.endswith("10 cards expected, 11 found: a card set by hand may be counted twice")
 
 
 def test_one_photo_sent_for_two_players_is_said_on_the_review(server: Server, phone: Any) -> None:
