@@ -142,9 +142,14 @@ def register(subparsers: Any) -> None:
         "--from",
         dest="start_from",
         type=Path,
+        nargs="?",
+        # The shipped folder wherever the package lies: "vision/weights" named a folder
+        # of the working directory, there only in the checkout.
+        const=Path(__file__).parent / "weights",
         metavar="WEIGHTS",
         help="start each network from this weights folder's (detector.pt, classifier.pt, "
-        "stack_check.pt) instead of from scratch: a new deck learnt from the shipped networks",
+        "stack_check.pt) instead of from scratch (default when given: the shipped one): "
+        "a new deck learnt from the shipped networks",
     )
     train.add_argument(
         "--faces",

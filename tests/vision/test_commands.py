@@ -370,3 +370,20 @@ def test_a_fine_tune_that_reads_its_held_out_photos_worse_says_to_keep_the_weigh
     assert text.endswith("worse than the weights they started from: keep serving those")
     text = format_comparison({**worse, "before": figures(0.9), "after": figures(0.9)})
     assert text.endswith("runs/ft/weights (serve them with --weights)")
+
+
+def test_train_from_alone_starts_from_the_shipped_networks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--from` with no folder is the shipped one wherever sushigo is run from: the
+    README's `--from vision/weights` named a folder of the checkout's working directory."""
+    from api.cli import build_parser
+    from vision.commands import _start
+    from vision.detector import WEIGHTS_DIR
+
+    monkeypatch.chdir(tmp_path)
+    args = build_parser().parse_args(["train", "--data", "set", "--from"])
+    assert _start(args, "detector.pt") == WEIGHTS_DIR / "detector.pt"
+    args = build_parser().parse_args(["train", "--data", "set", "--from", "mine"])
+    with pytest.raises(FileNotFoundError, match="--from mine: no such weights folder"):
+        _start(args, "detector.pt")
