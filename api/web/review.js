@@ -221,7 +221,7 @@ function showAsked(ids) {
   if (!svg?.isConnected) return;
   const boxes = app.collection?.detections.filter((box) => ids.includes(box.id)) ?? [];
   const region = collectionRegion(boxes);
-  if (region) svg.zoom.reveal(region);
+  if (region) svg.zoom.show(region);
   const frames = framesOf(svg, ids);
   if (!frames.length) return;
   flash(frames);

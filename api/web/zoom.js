@@ -7,6 +7,7 @@
 const MARGIN = 0.12; // of the cards' region, each side
 const MAX_ZOOM = 8; // the closest view: an eighth of the photo's long side
 const STEP = 1.6; // one press of + or −
+const SHOWN = 0.6; // of the frame, the cards a warning's Show brings up
 const DOUBLE_TAP_MS = 320;
 const DOUBLE_TAP_PX = 30;
 const MOVED_PX = 8; // a finger that moved more than this panned: its tap is no tap
@@ -77,8 +78,8 @@ export function collectionRegion(boxes) {
 // is the region it opens on, `changed()` runs after each change of view (the tags are
 // laid out again), `canPan()` says whether gestures are the zoom's (not while a box is
 // being drawn), and `asked()` gives the region of the cards a warning asks about (or
-// null), which + goes toward first. Returns the controls: zoomBy(factor), whole(),
-// collection(), zoomed().
+// null), which + goes toward first. Returns the controls: reveal(region), show(region),
+// zoomBy(factor), bareTap(event), zoomed(), whole(), collection(), view().
 export function makeZoomable(svg, { width, height, aspect, opening, changed, canPan, asked = () => null }) {
   const { whole, clamp } = framing(width, height, aspect);
   const start = opening ? fit(opening, aspect, clamp) : whole;
@@ -203,9 +204,21 @@ export function makeZoomable(svg, { width, height, aspect, opening, changed, can
     set({ x: (x1 + x2) / 2 - w / 2, y: (y1 + y2) / 2 - h / 2, w, h });
   };
 
+  // Show's view of the cards a warning asks about: closer, so that their icons can be
+  // read (a card about SHOWN of the frame: on the collection's view it had stayed some
+  // 50 px wide on a phone), never farther; where the view is as close already, panned.
+  const show = (region) => {
+    const [x1, y1, x2, y2] = region;
+    const w = Math.max((x2 - x1) / SHOWN, ((y2 - y1) / SHOWN) * (view.w / view.h));
+    if (w >= view.w) return reveal(region);
+    const h = (w * view.h) / view.w;
+    set({ x: (x1 + x2) / 2 - w / 2, y: (y1 + y2) / 2 - h / 2, w, h });
+  };
+
   set(view);
   return {
     reveal,
+    show,
     zoomBy,
     bareTap,
     zoomed,

@@ -834,7 +834,7 @@ def test_what_to_check_is_on_the_first_screen_and_nothing_widens_the_review(
 
 def test_a_warning_about_cards_shows_them_on_the_photo(server: Server, phone: Any) -> None:
     """A warning that asks about cards is a button: a tap brings those cards between the
-    top bar and the Confirm bar, drawn thicker a moment. With warnings above it the photo
+    top bar and the Confirm bar, closer, drawn thicker a moment. With warnings above it the photo
     starts under the bar (at 320 px wholly, on a printed-deck photo), the card asked
     about with it."""
     page = phone
@@ -853,6 +853,9 @@ def test_a_warning_about_cards_shows_them_on_the_photo(server: Server, phone: An
     assert button.count() == 1
     button.tap()
     box = frame.bounding_box()
+    # Closer, to read its icons: on the collection's view a card is some 50 px wide.
+    assert box["width"] > 1.5 * hidden["width"], (box, hidden)
+    assert page.locator("svg.photo.zoomed, svg.zoomed").count() == 1
     top = page.locator(".topbar").bounding_box()
     bar = page.locator(".confirm-bar").bounding_box()
     assert top["y"] + top["height"] <= box["y"] and box["y"] + box["height"] <= bar["y"], (
