@@ -171,6 +171,7 @@ def collection_public(view: CollectionView) -> CollectionPublic:
                 stack_with=assessment.stack_with.get(box.id),
                 check=box.id in assessment.to_check,
                 asks=list(assessment.asks.get(box.id, ())),
+                supposed=box.id in assessment.supposed,
             )
             for box in state.boxes.values()
         ],

@@ -321,9 +321,15 @@ class Assessment:
     # Box id -> the warnings that point at that box, in words, so that its sheet can say
     # what to check.
     asks: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
-    # A stack the hand size supposed (a nigiri read on a wasabi no box showed, to make up
-    # the count) that no person has looked at yet: the count holds only if it is right.
-    hand_supposed: bool = False
+    # The ids of a stack the hand size supposed (a nigiri read on a wasabi no box showed,
+    # to make up the count) that no person has looked at yet: the count holds only if it
+    # is right.
+    supposed: frozenset[int] = frozenset()
+
+    @property
+    def hand_supposed(self) -> bool:
+        """The hand's count holds only on a stack the hand size supposed."""
+        return bool(self.supposed)
 
     @property
     def to_check(self) -> frozenset[int]:
@@ -346,7 +352,7 @@ def assess(
     `warnings`, `notes`: what the detector's reading of the photo said, stored with it
     (vision.pipeline.review_detections)."""
     detected: dict[str, int] | None = None
-    hand_supposed = False
+    supposed: set[int] = set()
     warned: list[str] = []
     counted: frozenset[int] = frozenset()
     asks: dict[int, tuple[str, ...]] = {}
@@ -358,7 +364,7 @@ def assess(
         # once, as `problems` below, checked with the player's name.
         stand = [(w, s) for w in warnings if (s := _standing(w, state)) is not None]
         standing = [s for _, s in stand]
-        hand_supposed = any(_makes_up_the_hand(w) for w, _ in stand)
+        supposed = {ident for w, (_, named) in stand if _makes_up_the_hand(w) for ident in named}
         # state.detections() lists the boxes in order: the reading's indices map to ids.
         ids = [box.id for box in state.boxes.values()]
         kept = [ids[i] for i in reading.source]
@@ -395,7 +401,7 @@ def assess(
         counted=counted,
         stack_with=stack_with,
         asks=asks,
-        hand_supposed=hand_supposed,
+        supposed=frozenset(supposed),
     )
 
 

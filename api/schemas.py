@@ -446,6 +446,12 @@ class BoxPublic(BaseModel):
         description="the warnings (of `warnings`) that point at this box, in words: what "
         "to check of it; empty where `check` is false",
     )
+    supposed: bool = Field(
+        default=False,
+        description="the hand size read this box's nigiri on a wasabi no box shows, to make "
+        "up the hand's count (see the collection's `hand_supposed`); false once a person "
+        "has relabelled it",
+    )
 
 
 class PhotoPublic(BaseModel):

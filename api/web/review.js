@@ -120,9 +120,17 @@ function handCheck(c) {
     begun
       ? `${c.hand_size} cards expected, ${c.cards} ${c.photo ? "found" : "counted"}`
       : `${c.hand_size} cards expected, none counted yet`,
-    supposed ? " if the stack marked “?” is right" : "",
+    supposed ? ` if ${supposedStack(c)} is right` : "",
     ok || !begun ? "" : handOff(c),
   );
+}
+
+// The stack the hand size supposed, by its tag on the photo: other boxes may ask with
+// "?" too (a plain nigiri that may lie on a wasabi), and "the stack marked ?" had not
+// said which.
+function supposedStack(c) {
+  const box = c.detections.find((b) => b.supposed);
+  return box ? `the stack tagged “${tagName(box.label)} ?”` : "the stack marked “?”";
 }
 
 // What a hand short of its size (or over it) may mean. A photo over its hand holds a

@@ -69,9 +69,11 @@ def test_an_upload_one_card_short_reads_the_leaning_nigiri_on_a_wasabi_and_keeps
     egg = stored["detections"][-1]
     assert egg["check"] and [box["check"] for box in stored["detections"]].count(True) == 1
     assert stored["hand_supposed"] is True
+    # Which box is supposed, for the page to name it: only the egg.
+    assert [box["supposed"] for box in stored["detections"]] == [False] * 7 + [True]
     plain = table.correct(1, 1, action="relabel", detection=egg["id"], label="egg").json()
     assert ON_WASABI not in plain["warnings"] and not plain["detections"][-1]["check"]
-    assert plain["hand_supposed"] is False
+    assert plain["hand_supposed"] is False and not plain["detections"][-1]["supposed"]
     undone = table.act(1, 1, "undo").json()
     assert ON_WASABI in undone["warnings"] and undone["detections"][-1]["check"]
     assert undone["hand_supposed"] is True

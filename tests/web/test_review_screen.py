@@ -1031,7 +1031,8 @@ def test_a_stack_the_hand_size_read_back_is_marked_and_can_be_taken_as_read(
     server: Server, phone: Any
 ) -> None:
     """The hand one card short, the egg the stack check called on a wasabi is read as the
-    stack: the warning says so, the stack asks with "?", and choosing the stack it names
+    stack: the warning says so, the stack asks with "?", the hand check names its tag
+    (a plain nigiri may ask with "?" too), and choosing the stack it names
     takes it as read, so that the warning goes."""
     page = phone
     labels = ["tempura", "tempura", "sashimi", "sashimi", "dumpling", "pudding", "maki_2"]
@@ -1044,7 +1045,9 @@ def test_a_stack_the_hand_size_read_back_is_marked_and_can_be_taken_as_read(
     check = page.get_by_test_id("hand-check")
     assert check.get_attribute("class") == "hand-check supposed"
     said = " ".join(check.inner_text().split())
-    assert said == "? 10 cards expected, 10 found if the stack marked “?” is right", said
+    assert said == "? 10 cards expected, 10 found if the stack tagged “Egg on wasabi ?” is right"
+    tags = page.locator("g.tag.check text").all_text_contents()
+    assert tags == ["Egg on wasabi ?"], tags  # the tag it names
     assert "supposed" in page.get_by_test_id("bar-check").get_attribute("class")
     asking = page.locator("g.box.check")
     assert asking.count() == 1 and asking.get_attribute("data-label") == "egg_on_wasabi"
