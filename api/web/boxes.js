@@ -83,12 +83,22 @@ function overlaps(a, b) {
   return a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
 }
 
+// Which tags are placed first where room is short: one asking "?", then a maki's (its
+// count is in icons too small to see at this scale, and the three maki's frames are
+// alike reds: a covered maki's tag had been crowded out in a tight column), then the
+// rest, whose frames' colours tell their kinds apart.
+function tagRank(tag, box) {
+  if (tag.classList.contains("check")) return 0;
+  return box.dataset.label?.startsWith("maki_") ? 1 : 2;
+}
+
 // Places each box's tag (g.tags > g.tag, holding a rect and a text, its names longest
 // first in data-names; its box's corners in data-xyxy of the g.box of its data-box-id)
 // at the first spot by its box where it overlaps no tag placed before and lies inside the
 // photo in view: inside its top-right corner, top-left, bottom-left, just above, just
 // below, beside it right or left; with a shorter name where the long one fits nowhere;
-// hidden where none fits or its box is out of view (the list still names it).
+// hidden where none fits or its box is out of view (the list still names it). By rank
+// (tagRank), then from the top.
 export function layoutTags(svg) {
   const px = unitsPerPixel(svg);
   if (!px) return;
@@ -108,11 +118,10 @@ export function layoutTags(svg) {
   const height = font * 1.35;
   const gap = px;
   const placed = [];
-  const corners = (tag) =>
-    JSON.parse(svg.querySelector(`g.box[data-box-id="${tag.dataset.boxId}"]`).dataset.xyxy);
+  const boxOf = (tag) => svg.querySelector(`g.box[data-box-id="${tag.dataset.boxId}"]`);
   const tags = [...svg.querySelectorAll("g.tag[data-names]")]
-    .map((tag) => ({ tag, xyxy: corners(tag) }))
-    .sort((a, b) => a.xyxy[1] - b.xyxy[1] || a.xyxy[0] - b.xyxy[0]);
+    .map((tag) => ({ tag, xyxy: JSON.parse(boxOf(tag).dataset.xyxy), rank: tagRank(tag, boxOf(tag)) }))
+    .sort((a, b) => a.rank - b.rank || a.xyxy[1] - b.xyxy[1] || a.xyxy[0] - b.xyxy[0]);
   const inView = [view.x, view.y, view.x + view.width, view.y + view.height];
   for (const { tag, xyxy } of tags) {
     const [x1, y1, x2, y2] = xyxy;
