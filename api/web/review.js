@@ -121,7 +121,8 @@ function handCheck(c) {
       ? `${c.hand_size} cards expected, ${c.cards} ${c.photo ? "found" : "counted"}`
       : `${c.hand_size} cards expected, none counted yet`,
     supposed ? ` if ${supposedStack(c)} is right` : "",
-    ok || !begun ? "" : handOff(c),
+    // The count is the headline; what it may mean is said smaller (style.css).
+    ok || !begun ? "" : h("span", { class: "why" }, handOff(c)),
   );
 }
 

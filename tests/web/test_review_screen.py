@@ -832,6 +832,29 @@ def test_what_to_check_is_on_the_first_screen_and_nothing_widens_the_review(
     assert right <= width - 10, (right, width)
 
 
+def test_a_small_phones_first_screen_reaches_the_photo(server: Server, browser: Any) -> None:
+    """At 320 x 640 the hand check (four bold lines) and two warnings had filled the first
+    screen, the photo under the Confirm bar: its reason is said smaller, and the photo's
+    top shows above the bar."""
+    for page in touch_phone(browser, 320, 640):
+        kinds = ["sashimi", "egg", "squid", "pudding", "dumpling"]
+        boxes = boxes_for(["chopsticks"] * 5 + kinds * 2 + ["maki_2"], width=750, height=1000)
+        boxes[-1]["confidence"] = 0.4
+        open_review(server, page, boxes, (750, 1000), players=("Ana", "Ben", "Cy", "Di", "Ed"))
+        page.evaluate("() => window.scrollTo(0, 0)")
+        check = page.get_by_test_id("hand-check")
+        said = "16 found: 9 cards may be a neighbour's, or counted twice"
+        assert check.inner_text().endswith(said)
+        sizes = check.evaluate(
+            "(c) => [c, c.querySelector('.why')]"
+            ".map((e) => parseFloat(getComputedStyle(e).fontSize))"
+        )
+        assert sizes[1] < sizes[0], sizes
+        photo = page.locator("svg.photo, .photo svg").first.bounding_box()
+        bar = page.locator(".confirm-bar").bounding_box()
+        assert bar["y"] - photo["y"] >= 40, (photo, bar)
+
+
 def columns_of(labels_by_column: list[list[str]], strip: int = 40) -> list[dict[str, Any]]:
     """Boxes of cards laid in columns on a 1000 x 750 photo, each covered card showing a
     strip of its top, the last card whole."""
