@@ -527,7 +527,15 @@ function standingsPanel() {
     h(
       "thead",
       {},
-      h("tr", {}, h("th", { scope: "col" }, "Player"), roundHeads, h("th", { scope: "col" }, "Pudding"), h("th", { scope: "col", "data-col": "total" }, "Total")),
+      h(
+        "tr",
+        {},
+        h("th", { scope: "col" }, "Player"),
+        roundHeads,
+        // "Pud." on a small phone (style.css), "Pudding" still read aloud.
+        h("th", { scope: "col", "data-col": "dessert" }, h("span", { class: "long" }, "Pudding"), h("span", { class: "short", "aria-hidden": "true" }, "Pud.")),
+        h("th", { scope: "col", "data-col": "total" }, "Total"),
+      ),
     ),
     h(
       "tbody",
