@@ -152,8 +152,14 @@ def doubt(code: NoticeCode, doubted: Sequence[tuple[str, float]]) -> Notice:
     """The boxes (label, odds of another kind or count) read with doubt of kind `code`
     (NIGIRI_DOUBT or MAKI_DOUBT)."""
     what, other, check = _DOUBT_WORDS[code]
-    which = ", ".join(f"{said(label)} ({other} {_likely(odds)})" for label, odds in doubted)
-    return Notice(code, f"{len(doubted)} {what}: {which}; {check[len(doubted) > 1]}")
+    # "read as": "squid nigiri (another kind 14% likely)" had read as squid suggested.
+    if len(doubted) == 1:
+        ((label, odds),) = doubted
+        return Notice(code, f"1 {what}: read as {said(label)}, {other} {_likely(odds)}; {check[0]}")
+    which = ", ".join(
+        f"one read as {said(label)} ({other} {_likely(odds)})" for label, odds in doubted
+    )
+    return Notice(code, f"{len(doubted)} {what}: {which}; {check[1]}")
 
 
 def strip_only(nigiri: Sequence[str]) -> Notice:

@@ -14,7 +14,7 @@ from tests.api.conftest import FakeDetector, Table, boxes_for, make_photo
 # Three players hold 9 cards: the hand is right, so only the doubt can warn.
 HAND = ["tempura", "tempura", "sashimi", "sashimi", "dumpling", "pudding", "maki_2", "egg"]
 WARNING = (
-    "1 nigiri may be another kind: salmon nigiri (another kind 14% likely); "
+    "1 nigiri may be another kind: read as salmon nigiri, another kind 14% likely; "
     "check the dish in its top-left corner"
 )
 
@@ -69,7 +69,8 @@ def test_a_maki_doubted_in_its_rolls_is_pointed_out_until_a_person_labels_it(
     response = table.upload(1, 1, make_photo((900, 700), records))
     assert response.status_code == 201, response.text
     warning = (
-        "1 maki may show another number of rolls: maki of 2 rolls (another number 30% likely); "
+        "1 maki may show another number of rolls: read as maki of 2 rolls, "
+        "another number 30% likely; "
         "count the small rolls in its top-left corner"
     )
     assert response.json()["warnings"] == [warning]

@@ -862,8 +862,8 @@ def test_a_nigiri_read_with_doubt_between_nigiri_kinds_is_pointed_out() -> None:
     )
     reading = read_tally(doubted)
     assert reading.warning_texts == [
-        "2 nigiri may be another kind: salmon nigiri (another kind 14% likely), "
-        "squid nigiri (another kind 10% likely); "
+        "2 nigiri may be another kind: one read as salmon nigiri (another kind 14% likely), "
+        "one read as squid nigiri (another kind 10% likely); "
         "check the dishes in their top-left corners"
     ]
     assert read_tally(found).remarks == []  # a reviewer's boxes carry no doubt
@@ -879,15 +879,17 @@ def test_a_maki_read_with_doubt_about_its_rolls_is_pointed_out_apart_from_nigiri
     doubt = [0.18, MAKI_DOUBT - 0.01, 0.12, MAKI_DOUBT]
     reading = read_tally(Detections(found.xyxy, found.confidence, found.class_id, doubt=doubt))
     assert reading.warning_texts == [
-        "1 nigiri may be another kind: egg nigiri (another kind 12% likely); "
+        "1 nigiri may be another kind: read as egg nigiri, another kind 12% likely; "
         "check the dish in its top-left corner",
-        "2 maki may show another number of rolls: maki of 2 rolls (another number 18% likely), "
-        "maki of 1 roll (another number 10% likely); "
+        "2 maki may show another number of rolls: "
+        "one read as maki of 2 rolls (another number 18% likely), "
+        "one read as maki of 1 roll (another number 10% likely); "
         "count the small rolls in their top-left corners",
     ]
     one = Detections(found.xyxy[:2], found.confidence[:2], found.class_id[:2], doubt=[0.3, 0])
     assert read_tally(one).warning_texts == [
-        "1 maki may show another number of rolls: maki of 2 rolls (another number 30% likely); "
+        "1 maki may show another number of rolls: read as maki of 2 rolls, "
+        "another number 30% likely; "
         "count the small rolls in its top-left corner"
     ]
 
@@ -902,7 +904,7 @@ def test_a_box_asked_about_for_its_low_confidence_is_not_asked_of_its_kind_too()
     )
     assert reading.warning_texts == [
         "1 card read with under 50% certainty (salmon nigiri): check it",
-        "1 nigiri may be another kind: egg nigiri (another kind 20% likely); "
+        "1 nigiri may be another kind: read as egg nigiri, another kind 20% likely; "
         "check the dish in its top-left corner",
     ]
     assert reading.to_check == [0, 1]

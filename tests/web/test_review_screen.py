@@ -2005,6 +2005,20 @@ def on_first_screen(page: Any, seat: int) -> bool:
     return where["height"] > 0 and where["top"] >= 0 and where["bottom"] <= where["screen"]
 
 
+def test_what_is_typed_or_chosen_is_in_plain_weight(server: Server, phone: Any) -> None:
+    """The game's name sat in a bold label and came out bold, its placeholder "Friday
+    night" read as typed (a walk-through): every field is in the players' names' weight."""
+    page = phone
+    page.goto(server.url + "/")
+    page.get_by_test_id("start-game").wait_for()
+    weights = page.evaluate(
+        """() => [
+          '[data-testid=player-name-1]', 'input[name=title]', 'select#rounds'
+        ].map((s) => getComputedStyle(document.querySelector(s)).fontWeight)"""
+    )
+    assert weights == ["400", "400", "400"], weights
+
+
 def test_a_name_given_twice_marks_both_fields(server: Server, phone: Any) -> None:
     """ "Ana" and "ana" are one name: both fields are marked and the first focused, the
     message names it, and mending a field takes its mark away. An empty field is marked
