@@ -771,9 +771,11 @@ function openBoxSheet(box, stack = null) {
       const plain = stack && chosen === nigiriOf(stack);
       correct(plain ? unstacking(stack) : { action: "relabel", detection: box.id, label: chosen });
     }),
+    // Kept at the sheet's foot (style.css): on a small phone the cards' grid had pushed
+    // Delete and Cancel below the screen, nothing saying the sheet scrolled.
     h(
       "div",
-      { class: "actions" },
+      { class: "actions sheet-foot" },
       h(
         "button",
         {

@@ -778,6 +778,36 @@ def test_a_stacks_sheet_opens_at_its_top(server: Server, phone: Any) -> None:
     assert page.get_by_test_id("delete-strip").evaluate(in_view)
 
 
+def test_a_boxs_delete_and_cancel_are_in_reach_on_a_small_phone(
+    server: Server, browser: Any
+) -> None:
+    """At 320 x 640 the cards' grid had pushed "Delete this box" and Cancel below the
+    screen, nothing saying the sheet scrolled (a walk-through): they stay at its foot,
+    over the grid, and a tap on Delete deletes."""
+    for page in touch_phone(browser, 320, 640):
+        open_review(server, page, boxes_for(["tempura"] * 10, width=750, height=1000), (750, 1000))
+        page.locator('g.box[data-label="tempura"]').first.tap()
+        title = page.get_by_test_id("box-sheet-title")
+        title.wait_for()
+        idle(page)
+        sheet = page.locator("#sheet")
+        assert sheet.evaluate("(s) => s.scrollHeight > s.clientHeight + 40")  # it scrolls
+        in_view = """(e) => { const s = document.getElementById('sheet').getBoundingClientRect();
+            const r = e.getBoundingClientRect();
+            return r.top >= s.top && r.bottom <= Math.min(s.bottom, innerHeight)
+              && document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === e; }"""
+        delete = page.get_by_test_id("delete-box")
+        cancel = page.get_by_role("button", name="Cancel")
+        assert title.evaluate(in_view)  # opened at its top
+        assert delete.evaluate(in_view) and cancel.evaluate(in_view)
+        assert delete.bounding_box()["y"] == cancel.bounding_box()["y"]  # on one line
+        sheet.evaluate("(s) => s.scrollTo(0, s.scrollHeight)")
+        assert delete.evaluate(in_view) and cancel.evaluate(in_view)
+        delete.tap()
+        idle(page)
+        assert page.get_by_test_id("count-tempura").inner_text() == "9"
+
+
 def test_confirmed_cards_offer_no_undo(server: Server, phone: Any) -> None:
     """Beside Done, Undo took back a change made before the confirmation, and the
     confirmation with it, unsaid: confirmed cards offer Done alone."""
