@@ -156,13 +156,21 @@ def run_faces(args: argparse.Namespace) -> int:
 
 
 def run_synth(args: argparse.Namespace) -> int:
+    # A stopped run stops its workers too (datasets.synth stops them on the way out):
+    # SIGTERM as SystemExit, for the command's run only (a test's process keeps its own).
+    previous = signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    try:
+        return _synth(args)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _synth(args: argparse.Namespace) -> int:
     from datasets.deck import require_deck_folder
 
     require_deck_folder(args.faces)
     if args.preview is None and args.images is None:
         raise ValueError("synth --out needs --images N")
-    # A stopped run stops its workers too (the pool is closed on the way out).
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     if args.preview is not None:
         return _preview(args)
     from datasets.yolo_format import check_new_folder

@@ -56,6 +56,10 @@ def _init(seed: int, faces_dir: Path | None, mix: bool) -> None:
 def _worker() -> None:
     # Ctrl-C is the parent's to answer (one line, api.cli): not a traceback per worker.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A worker stopped (_stop) ends at once: the parent's SIGTERM handler, inherited by the
+    # fork, had raised SystemExit in it, which the executor's worker caught and sent back
+    # through a pipe nobody read any more, hanging there, and the parent with it.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 # How the deck is printed in the photos: a print run drawn per photo within training's
@@ -87,8 +91,8 @@ def generate(
         raise ValueError(f"unknown printing {printing!r}; expected one of {', '.join(PRINTINGS)}")
     workers = workers or min(2, os.cpu_count() or 1)
     tasks = [(seed, i, size, printing) for i in range(start, start + count)]
-    # Read here, once: a face that cannot be read is this process's error, not an
-    # initializer's that the pool retries without end. Forked workers share it.
+    # Read here, once: a face that cannot be read is this process's error, said as such,
+    # not a worker's start that fails. Forked workers share it.
     _init(seed, faces_dir, mix_rendered)
     return _scenes(tasks, workers)
 
@@ -103,14 +107,28 @@ def _scenes(tasks: list[tuple[int, int, int, str]], workers: int) -> Iterator[tu
     try:
         yield from executor.map(_make, tasks, chunksize=4)
     except BrokenProcessPool as error:
+        _stop(executor)
         raise ChildProcessError(
             "a worker drawing the scenes stopped without finishing (killed, or out of "
             "memory?); run again, with --workers 1 if it happens again"
         ) from error
-    finally:
-        # Stopped early (Ctrl-C, an error, a reader that stops): the scenes not yet begun
-        # are dropped, not drawn before the call returns.
-        executor.shutdown(wait=True, cancel_futures=True)
+    except BaseException:
+        # Stopped early (Ctrl-C, SIGTERM, an error, a reader that stops): a shutdown would
+        # first draw every scene already queued to the workers, seconds of them.
+        _stop(executor)
+        raise
+    executor.shutdown(wait=True)
+
+
+def _stop(executor: ProcessPoolExecutor) -> None:
+    """Stops the executor's workers now, their queued scenes dropped."""
+    # No public way to reach them before Python 3.14's terminate_workers().
+    processes = list((getattr(executor, "_processes", None) or {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(timeout=10)
 
 
 def write_dataset(

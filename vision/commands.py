@@ -14,6 +14,7 @@ from typing import Any
 from datasets.commands import whole_number
 from scoring.cards import TALLY_NAMES
 from scoring.errors import cards_said
+from vision import WEIGHTS_DIR
 
 # `sushigo train` from scratch, in about two hours on this machine's two cores: the finder
 # fitted into SCRATCH_HOURS at SCRATCH_IMGSZ, then the crop networks' epochs. Measured
@@ -145,7 +146,7 @@ def register(subparsers: Any) -> None:
         nargs="?",
         # The shipped folder wherever the package lies: "vision/weights" named a folder
         # of the working directory, there only in the checkout.
-        const=Path(__file__).parent / "weights",
+        const=WEIGHTS_DIR,
         metavar="WEIGHTS",
         help="start each network from this weights folder's (detector.pt, classifier.pt, "
         "stack_check.pt) instead of from scratch (default when given: the shipped one): "
@@ -168,9 +169,9 @@ def register(subparsers: Any) -> None:
         "--ship",
         type=Path,
         nargs="?",
-        const=Path(__file__).parent / "weights",
+        const=WEIGHTS_DIR,
         help="write the trained models into this weights folder "
-        "(default when given: vision/weights)",
+        "(default when given: the shipped one)",
     )
     train.set_defaults(handler=run_train)
 

@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from scoring.cards import MAKI, NIGIRI, STACKS
+from vision import WEIGHTS_DIR
 from vision.boxes import ious
 from vision.classifier import CLASSES, NONE_ID, crop_boxes, to_input
 from vision.detections import Detections
@@ -30,7 +31,6 @@ from vision.finder import FinderNetwork
 from vision.labels import LABEL_ID
 from vision.stack_check import MIN_PROBABILITY, ON_WASABI, context_crops, trimmed_boxes
 
-WEIGHTS_DIR = Path(__file__).parent / "weights"
 MODEL_CARD = "model.json"  # metadata beside the weights: files, image size, when trained
 # The finder's NMS overlap, below ultralytics' 0.7: labels box each card's visible part, so
 # two true boxes hardly overlap, and at 0.7 a second box on one card counted it twice.

@@ -120,7 +120,8 @@ export function layoutTags(svg) {
   const placed = [];
   const boxOf = (tag) => svg.querySelector(`g.box[data-box-id="${tag.dataset.boxId}"]`);
   const tags = [...svg.querySelectorAll("g.tag[data-names]")]
-    .map((tag) => ({ tag, xyxy: JSON.parse(boxOf(tag).dataset.xyxy), rank: tagRank(tag, boxOf(tag)) }))
+    .map((tag) => [tag, boxOf(tag)])
+    .map(([tag, box]) => ({ tag, xyxy: JSON.parse(box.dataset.xyxy), rank: tagRank(tag, box) }))
     .sort((a, b) => a.rank - b.rank || a.xyxy[1] - b.xyxy[1] || a.xyxy[0] - b.xyxy[0]);
   const inView = [view.x, view.y, view.x + view.width, view.y + view.height];
   for (const { tag, xyxy } of tags) {

@@ -222,8 +222,8 @@ window.addEventListener("resize", () => {
   if (figure) fitPhoto(figure);
 });
 
-// The boxes a warning asks about, in view: the zoom pans to them (zoomed out where they
-// do not fit), and the page scrolls them to the middle of the room between the top bar
+// The boxes a warning asks about, in view: the zoom brings them closer (zoom.show; only
+// pans where it is as close already), and the page scrolls them to the middle of the room between the top bar
 // and the Confirm bar (their tops first where they do not fit), unless they are in it.
 function showAsked(ids) {
   const svg = app.photoCache.svg;

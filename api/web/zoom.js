@@ -209,7 +209,7 @@ export function makeZoomable(svg, { width, height, aspect, opening, changed, can
   // 50 px wide on a phone), never farther; where the view is as close already, panned.
   const show = (region) => {
     const [x1, y1, x2, y2] = region;
-    const w = Math.max((x2 - x1) / SHOWN, ((y2 - y1) / SHOWN) * (view.w / view.h));
+    const w = Math.max((x2 - x1) / SHOWN, ((y2 - y1) / SHOWN) * (view.w / view.h), 1);
     if (w >= view.w) return reveal(region);
     const h = (w * view.h) / view.w;
     set({ x: (x1 + x2) / 2 - w / 2, y: (y1 + y2) / 2 - h / 2, w, h });

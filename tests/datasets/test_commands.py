@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import signal
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
@@ -178,8 +181,11 @@ def test_synth_writes_a_dataset(
         "--workers",
         "1",
     ]
+    handler = signal.getsignal(signal.SIGTERM)
     assert main(argv) == 0
     assert "wrote 3 images" in capsys.readouterr().out
+    # Its SIGTERM handler was the run's alone: left behind, forked workers inherited it.
+    assert signal.getsignal(signal.SIGTERM) is handler
     assert (out / "data.yaml").is_file()
     assert "held_out" not in (out / "data.yaml").read_text()
     items = read_split(out, "train") + read_split(out, "val") + read_split(out, "test")
@@ -287,12 +293,57 @@ def test_synth_stops_in_words_when_a_worker_dies(
     out = tmp_path / "set"
     argv = ["synth", "--out", str(out), "--images", "12", "--size", "160", "--workers", "2",
             "--faces", str(faces_dir)]  # fmt: skip
-    assert main(argv) == 2
+    with deadline(60):  # a failure, not a hang, if the wait came back
+        assert main(argv) == 2
     err = capsys.readouterr().err
     assert f"sushigo synth: stopped: {out} holds a part of the dataset (" in err
     assert "of 12 images): remove it before writing there again" in err
     assert "error: a worker drawing the scenes stopped without finishing" in err
     assert "--workers 1" in err
+
+
+def test_scenes_stopped_early_stop_their_workers_at_once(
+    tmp_path: Path, faces_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reader that stops (Ctrl-C, an error) stops the workers with it: the executor's
+    shutdown had first drawn every scene queued to them, some 20 more here."""
+    import time
+
+    from datasets import synth
+
+    started = tmp_path / "started"
+    drawn = synth.scene_rng
+
+    def slow(seed: int, index: int) -> np.random.Generator:
+        with started.open("a") as log:  # from the workers, each scene as it starts
+            log.write(f"{index}\n")
+        time.sleep(0.3)
+        return drawn(seed, index)
+
+    monkeypatch.setattr(synth, "scene_rng", slow)
+    with deadline(60):
+        scenes = synth.generate(3, 40, 160, workers=2, faces_dir=faces_dir)
+        assert next(scenes)[0] == 0
+        scenes.close()
+    time.sleep(1.0)  # what a worker left alive would start meanwhile
+    count = len(started.read_text().split())
+    assert count <= 14, count  # the two chunks begun, and a scene or two of the next
+
+
+@contextlib.contextmanager
+def deadline(seconds: int) -> Iterator[None]:
+    """Raises TimeoutError in the block after `seconds`, for a test that would hang."""
+
+    def expired(*_: object) -> None:
+        raise TimeoutError(f"still running after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 @pytest.mark.parametrize(

@@ -801,6 +801,11 @@ def test_a_boxs_delete_and_cancel_are_in_reach_on_a_small_phone(
         assert title.evaluate(in_view)  # opened at its top
         assert delete.evaluate(in_view) and cancel.evaluate(in_view)
         assert delete.bounding_box()["y"] == cancel.bounding_box()["y"]  # on one line
+        # A card reached with the keys comes out above the foot, not under it.
+        for index in range(page.locator(".label-choice").count()):
+            choice = page.locator(".label-choice").nth(index)
+            choice.focus()
+            assert choice.evaluate(in_view), index
         sheet.evaluate("(s) => s.scrollTo(0, s.scrollHeight)")
         assert delete.evaluate(in_view) and cancel.evaluate(in_view)
         delete.tap()
