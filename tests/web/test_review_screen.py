@@ -2415,11 +2415,13 @@ def test_a_three_round_games_standings_fit_a_phone(
     server: Server, browser: Any, width: int
 ) -> None:
     """At 360 and 375 px, the commonest phones, as at 320, the totals had covered part of
-    the pudding column (the table 11-24 px wider than its frame)."""
-    game = httpx.post(
-        f"{server.url}/api/v1/games", json={"players": ["Ana", "Bartholomew"], "rounds": 3}
-    ).json()
-    play_through_the_api(server, game)
+    the pudding column (the table 11-24 px wider than its frame). Five long names and a
+    pudding of "−6 (0)": each name shows as much as the columns leave it (cut to 12 % of
+    the screen, "Ba…" at 360 px, they had left room unused)."""
+    names = ["Bartholomew", "Anastasia", "Maximilian", "Li", "Jo"]
+    game = httpx.post(f"{server.url}/api/v1/games", json={"players": names, "rounds": 3}).json()
+    hands = [{"tempura": 4, "sashimi": 3, "pudding": p} for p in (0, 1, 2, 3, 3)]
+    play_through_the_api(server, game, hands=hands)
     for page in touch_phone(browser, width, 800):
         page.goto(f"{server.url}/?game={game['id']}")
         page.get_by_test_id("standings-table").wait_for()
@@ -2427,6 +2429,14 @@ def test_a_three_round_games_standings_fit_a_phone(
             "(s) => [s.scrollWidth, s.clientWidth]"
         )
         assert sizes[0] <= sizes[1], sizes
+        name = page.locator(".standings-table tbody th[title=Bartholomew] .name")
+        assert name.evaluate("(n) => n.scrollWidth > n.clientWidth")  # cut, and so:
+        # the room goes to the name, the rounds' columns no wider than their heads and gaps.
+        spare = page.locator(".standings-table thead th:has(.link)").evaluate_all(
+            "(hs) => hs.map((h) => h.offsetWidth - h.querySelector('.link').offsetWidth)"
+        )
+        gaps = 2 * (3 if width < 390 else 5)  # the cells' padding, either side
+        assert len(spare) == 3 and max(spare) <= gaps + 1, spare
 
 
 def test_standings_wider_than_the_phone_scroll_between_names_and_totals(
