@@ -141,11 +141,10 @@ function handOff(c) {
   const short = c.hand_size - c.cards;
   if (short === 1) return ": a card may be missing";
   if (short > 1) return `: ${short} cards may be missing`;
-  if (c.photo && detectedCards(c.detected_tally) <= c.hand_size) {
-    return short === -1 ? ": a card set by hand may be counted twice" : `: ${-short} cards set by hand may be counted twice`;
-  }
-  const why = c.photo ? "a neighbour's, or counted twice" : "counted twice";
-  return short === -1 ? `: a card may be ${why}` : `: ${-short} cards may be ${why}`;
+  const byHand = c.photo && detectedCards(c.detected_tally) <= c.hand_size;
+  const which = byHand ? " set by hand" : "";
+  const why = c.photo && !byHand ? "a neighbour's, or counted twice" : "counted twice";
+  return short === -1 ? `: a card${which} may be ${why}` : `: ${-short} cards${which} may be ${why}`;
 }
 
 function warningsList(c) {
@@ -223,8 +222,9 @@ window.addEventListener("resize", () => {
 });
 
 // The boxes a warning asks about, in view: the zoom brings them closer (zoom.show; only
-// pans where it is as close already), and the page scrolls them to the middle of the room between the top bar
-// and the Confirm bar (their tops first where they do not fit), unless they are in it.
+// pans where it is as close already), and the page scrolls them to the middle of the
+// room between the top bar and the Confirm bar (their tops first where they do not fit),
+// unless they are in it.
 function showAsked(ids) {
   const svg = app.photoCache.svg;
   if (!svg?.isConnected) return;

@@ -91,6 +91,11 @@ export function makeZoomable(svg, { width, height, aspect, opening, changed, can
     changed();
   };
   const zoomed = () => view.w < whole.w - 0.5;
+  // A view `w` wide, of the frame's shape, centred on `region` [x1, y1, x2, y2].
+  const centreOn = ([x1, y1, x2, y2], w) => {
+    const h = (w * view.h) / view.w;
+    set({ x: (x1 + x2) / 2 - w / 2, y: (y1 + y2) / 2 - h / 2, w, h });
+  };
   // Photo px per CSS px, and a screen point in photo px.
   const scale = () => view.w / (svg.getBoundingClientRect().width || 1);
   const toPhoto = (clientX, clientY) => {
@@ -113,10 +118,7 @@ export function makeZoomable(svg, { width, height, aspect, opening, changed, can
     const cards =
       (marked && inSight(marked)) || (factor > 1 && opening ? inSight(opening) : null);
     if (cards) {
-      const w = view.w / factor;
-      const h = view.h / factor;
-      const [x1, y1, x2, y2] = cards;
-      set({ x: (x1 + x2) / 2 - w / 2, y: (y1 + y2) / 2 - h / 2, w, h });
+      centreOn(cards, view.w / factor);
       return;
     }
     const r = svg.getBoundingClientRect();
@@ -199,9 +201,7 @@ export function makeZoomable(svg, { width, height, aspect, opening, changed, can
     if (x1 >= view.x && y1 >= view.y && x2 <= view.x + view.w && y2 <= view.y + view.h) return;
     // Zoomed out as far as the region needs each way: a tall card had been cut by a view
     // only made wide enough for it.
-    const w = Math.max(view.w, (x2 - x1) * 1.2, ((y2 - y1) * 1.2 * view.w) / view.h);
-    const h = (w * view.h) / view.w;
-    set({ x: (x1 + x2) / 2 - w / 2, y: (y1 + y2) / 2 - h / 2, w, h });
+    centreOn([x1, y1, x2, y2], Math.max(view.w, (x2 - x1) * 1.2, ((y2 - y1) * 1.2 * view.w) / view.h));
   };
 
   // Show's view of the cards a warning asks about: closer, so that their icons can be
@@ -210,9 +210,8 @@ export function makeZoomable(svg, { width, height, aspect, opening, changed, can
   const show = (region) => {
     const [x1, y1, x2, y2] = region;
     const w = Math.max((x2 - x1) / SHOWN, ((y2 - y1) / SHOWN) * (view.w / view.h), 1);
-    if (w >= view.w) return reveal(region);
-    const h = (w * view.h) / view.w;
-    set({ x: (x1 + x2) / 2 - w / 2, y: (y1 + y2) / 2 - h / 2, w, h });
+    if (w >= view.w) reveal(region);
+    else centreOn(region, w);
   };
 
   set(view);
