@@ -5,9 +5,11 @@ from __future__ import annotations
 import multiprocessing as mp
 import os
 import signal
+import traceback
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +23,8 @@ from datasets.yolo_format import PROCEDURAL_DECK, prepare, split_of, write_scene
 _pool: FacePool | None = None
 # Different procedural faces of each kind drawn where no deck folder is given.
 RENDERED_PER_KIND = 10
+# How many scenes a worker may draw ahead of the one being written (each held in memory).
+AHEAD = 4
 
 
 def face_pool(seed: int, faces_dir: Path | None = None, mix_rendered: bool = False) -> FacePool:
@@ -51,15 +55,6 @@ def scene_rng(seed: int, index: int) -> np.random.Generator:
 def _init(seed: int, faces_dir: Path | None, mix: bool) -> None:
     global _pool
     _pool = face_pool(seed, faces_dir, mix)
-
-
-def _worker() -> None:
-    # Ctrl-C is the parent's to answer (one line, api.cli): not a traceback per worker.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    # A worker stopped (_stop) ends at once: the parent's SIGTERM handler, inherited by the
-    # fork, had raised SystemExit in it, which the executor's worker caught and sent back
-    # through a pipe nobody read any more, hanging there, and the parent with it.
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 # How the deck is printed in the photos: a print run drawn per photo within training's
@@ -101,34 +96,85 @@ def _scenes(tasks: list[tuple[int, int, int, str]], workers: int) -> Iterator[tu
     if workers <= 1:
         yield from map(_make, tasks)
         return
-    # An executor, not a multiprocessing.Pool: a worker that dies (killed, out of memory)
-    # breaks it, where a Pool waits for the lost scenes without end.
-    executor = ProcessPoolExecutor(workers, mp_context=mp.get_context("fork"), initializer=_worker)
+    # Worker k draws scenes k, k+workers, ... and sends each down its own pipe. No thread
+    # of this process waits on a worker: an executor's did, and a worker lost or stopped
+    # could leave it, and the interpreter's exit joining it, waiting for ever (CPython
+    # issue 83386).
+    fork = mp.get_context("fork")
+    drawing: list[tuple[BaseProcess, Connection]] = []
     try:
-        yield from executor.map(_make, tasks, chunksize=4)
-    except BrokenProcessPool as error:
-        _stop(executor)
+        for k in range(workers):
+            reader, writer = fork.Pipe(duplex=False)
+            process = fork.Process(target=_draw, args=(writer, tasks[k::workers]), daemon=True)
+            process.start()
+            # The worker's copy is then the pipe's only writer: its end is this end's EOF.
+            writer.close()
+            drawing.append((process, reader))
+        readers = [reader for _, reader in drawing]
+        due = list(range(workers))  # the next scene each worker sends
+        early: dict[int, tuple[int, Scene]] = {}
+        for i in range(len(tasks)):
+            while i not in early:
+                # Read whichever worker is ready, so none waits on another's slower scene;
+                # a worker runs at most AHEAD scenes ahead of the one yielded.
+                last = min(i + AHEAD, len(tasks) - 1)
+                ahead = [r for r, d in zip(readers, due, strict=True) if d <= last]
+                for reader in wait(ahead):
+                    k = readers.index(reader)
+                    early[due[k]] = _received(reader)
+                    due[k] += workers
+            yield early.pop(i)
+    finally:
+        _stop(drawing)
+
+
+def _draw(out: Connection, tasks: list[tuple[int, int, int, str]]) -> None:
+    """A worker: draws its scenes in order and sends each, or the error that stopped it."""
+    # Ctrl-C is the parent's to answer (one line, api.cli): not a traceback per worker.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Stopped by the parent (_stop), a worker ends at once, not through the command's
+    # SIGTERM handler inherited by the fork.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    for task in tasks:
+        try:
+            made = _make(task)
+        except Exception as error:
+            error.add_note(f"in the worker drawing scene {task[1]}:\n{traceback.format_exc()}")
+            out.send(_Failed(error))
+            return
+        out.send(made)
+
+
+@dataclass(frozen=True)
+class _Failed:
+    error: Exception
+
+
+def _received(reader: Connection) -> tuple[int, Scene]:
+    try:
+        got = reader.recv()
+    except (EOFError, OSError) as error:  # the pipe closed, or closed mid-scene
         raise ChildProcessError(
             "a worker drawing the scenes stopped without finishing (killed, or out of "
             "memory?); run again, with --workers 1 if it happens again"
         ) from error
-    except BaseException:
-        # Stopped early (Ctrl-C, SIGTERM, an error, a reader that stops): a shutdown would
-        # first draw every scene already queued to the workers, seconds of them.
-        _stop(executor)
-        raise
-    executor.shutdown(wait=True)
+    if isinstance(got, _Failed):
+        raise got.error
+    return got
 
 
-def _stop(executor: ProcessPoolExecutor) -> None:
-    """Stops the executor's workers now, their queued scenes dropped."""
-    # No public way to reach them before Python 3.14's terminate_workers().
-    processes = list((getattr(executor, "_processes", None) or {}).values())
-    executor.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        process.terminate()
-    for process in processes:
+def _stop(drawing: list[tuple[BaseProcess, Connection]]) -> None:
+    """Stops the workers now (a run stopped early drops their scenes; a finished one is
+    ending anyway), and closes the pipes."""
+    for process, _ in drawing:
+        if process.is_alive():
+            process.terminate()
+    for process, reader in drawing:
         process.join(timeout=10)
+        if process.is_alive():  # SIGTERM is their default, but never wait on one for ever
+            process.kill()
+            process.join()
+        reader.close()
 
 
 def write_dataset(
