@@ -12,6 +12,9 @@ import pytest
 from datasets.deck import CHECKOUT_DECK, table_faces
 from datasets.faces import FacePool
 
+# A run that cannot end names why and ends (CI's time is not the limit that says so).
+from tests.exit_guard import pytest_terminal_summary, pytest_unconfigure  # noqa: F401
+
 
 def deck_folder() -> Path:
     return Path(os.environ.get("SUSHIGO_DECK", CHECKOUT_DECK))
