@@ -93,6 +93,7 @@ def generate(
 
 
 def _scenes(tasks: list[tuple[int, int, int, str]], workers: int) -> Iterator[tuple[int, Scene]]:
+    workers = min(workers, len(tasks))
     if workers <= 1:
         yield from map(_make, tasks)
         return

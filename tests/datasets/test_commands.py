@@ -328,7 +328,8 @@ def test_scenes_stopped_early_stop_their_workers_at_once(
         scenes.close()
     time.sleep(1.0)  # what a worker left alive would start meanwhile
     count = len(started.read_text().split())
-    assert count <= 4, count  # the one read, and at most one ahead for each worker
+    # Scenes 0-4 at most are read (synth.AHEAD), and a worker begins one more after each.
+    assert count <= 7, count
     assert not multiprocessing.active_children()
 
 
