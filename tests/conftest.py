@@ -12,8 +12,8 @@ import pytest
 from datasets.deck import CHECKOUT_DECK, table_faces
 from datasets.faces import FacePool
 
-# A run that cannot end names why and ends (CI's time is not the limit that says so).
-from tests.exit_guard import pytest_terminal_summary, pytest_unconfigure  # noqa: F401
+# A run whose exit is stuck says where and ends (CI's time is not the limit that says so).
+from tests.exit_guard import pytest_unconfigure  # noqa: F401
 
 
 def deck_folder() -> Path:
