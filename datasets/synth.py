@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import pickle
 import signal
 import traceback
 from collections.abc import Iterator
@@ -113,7 +114,7 @@ def _scenes(tasks: list[tuple[int, int, int, str]], workers: int) -> Iterator[tu
             drawing.append((process, reader))
         readers = [reader for _, reader in drawing]
         due = list(range(workers))  # the next scene each worker sends
-        early: dict[int, tuple[int, Scene]] = {}
+        early: dict[int, tuple[int, Scene] | Exception] = {}
         for i in range(len(tasks)):
             while i not in early:
                 # Read whichever worker is ready, so none waits on another's slower scene;
@@ -122,9 +123,14 @@ def _scenes(tasks: list[tuple[int, int, int, str]], workers: int) -> Iterator[tu
                 ahead = [r for r, d in zip(readers, due, strict=True) if d <= last]
                 for reader in wait(ahead):
                     k = readers.index(reader)
-                    early[due[k]] = _received(reader)
-                    due[k] += workers
-            yield early.pop(i)
+                    early[due[k]] = got = _received(reader)
+                    # A worker's end is raised in its scene's turn: the scenes before it,
+                    # drawn by others, are written first, whatever the number of workers.
+                    due[k] = len(tasks) if isinstance(got, Exception) else due[k] + workers
+            got = early.pop(i)
+            if isinstance(got, Exception):
+                raise got
+            yield got
     finally:
         _stop(drawing)
 
@@ -140,10 +146,22 @@ def _draw(out: Connection, tasks: list[tuple[int, int, int, str]]) -> None:
         try:
             made = _make(task)
         except Exception as error:
-            error.add_note(f"in the worker drawing scene {task[1]}:\n{traceback.format_exc()}")
-            out.send(_Failed(error))
+            out.send(_Failed(_sendable(error, f"in the worker drawing scene {task[1]}")))
             return
         out.send(made)
+
+
+def _sendable(error: Exception, where: str) -> Exception:
+    """The error with the worker's traceback as a note, or, where it cannot travel through
+    a pipe whole (an error holding a lock, one that needs other arguments to be made), a
+    RuntimeError saying what it was."""
+    said = f"{where}:\n{traceback.format_exc()}"
+    error.add_note(said)
+    try:
+        pickle.loads(pickle.dumps(error))
+    except Exception:
+        return RuntimeError(f"{type(error).__name__}: {error}\n{said}")
+    return error
 
 
 @dataclass(frozen=True)
@@ -151,17 +169,18 @@ class _Failed:
     error: Exception
 
 
-def _received(reader: Connection) -> tuple[int, Scene]:
+def _received(reader: Connection) -> tuple[int, Scene] | Exception:
+    """A worker's next scene, or the error that ended it (its own, or its loss)."""
     try:
         got = reader.recv()
     except (EOFError, OSError) as error:  # the pipe closed, or closed mid-scene
-        raise ChildProcessError(
+        lost = ChildProcessError(
             "a worker drawing the scenes stopped without finishing (killed, or out of "
             "memory?); run again, with --workers 1 if it happens again"
-        ) from error
-    if isinstance(got, _Failed):
-        raise got.error
-    return got
+        )
+        lost.__cause__ = error
+        return lost
+    return got.error if isinstance(got, _Failed) else got
 
 
 def _stop(drawing: list[tuple[BaseProcess, Connection]]) -> None:
