@@ -2522,9 +2522,25 @@ def test_a_round_recorded_anyway_says_what_did_not_add_up(server: Server, phone:
     assert len(said) == 1 and "tempura" in said[0].lower() and "14" in said[0], said
 
 
+def test_a_long_name_keeps_the_review_as_wide_as_the_phone(server: Server, phone: Any) -> None:
+    """ "Bartholomew's cards" beside the back button had held the page 7 px wider than a
+    320 px phone: the page shifted sideways, the Confirm button's edge off the screen."""
+    page = phone
+    open_review(server, page, STACK_BOXES, STACK_PHOTO, players=("Bartholomew", "Ana"))
+    wide = page.evaluate("() => document.documentElement.scrollWidth")
+    assert wide <= page.viewport_size["width"], wide
+    heading = page.locator(".review-head h1")
+    assert heading.inner_text().startswith("Bartholomew")
+    box = heading.bounding_box()
+    assert box["x"] + box["width"] <= page.viewport_size["width"], box
+    bar = page.get_by_test_id("confirm").bounding_box()
+    assert bar["x"] + bar["width"] <= page.viewport_size["width"], bar
+
+
 def test_a_five_player_round_fits_a_phone(server: Server, phone: Any) -> None:
-    """Five players' points beside a round's row names fit 390 px whole: the last
-    player's column had lain under the shade that says more is beyond."""
+    """Five players' points beside a round's row names fit the phone whole: the last
+    player's column had lain under the shade that says more is beyond (at 320 px too, since
+    the names stand on end)."""
     names = ["Zoë", "Ana", "Ana B.", "Bjørn", "José"]
     game = httpx.post(f"{server.url}/api/v1/games", json={"players": names}).json()
     hands = [{"tempura": 2, "sashimi": 3, "dumpling": 1, "maki_3": 1}] * 5
@@ -2533,7 +2549,39 @@ def test_a_five_player_round_fits_a_phone(server: Server, phone: Any) -> None:
     table = phone.get_by_test_id("round-scores")
     table.wait_for()
     wider = table.evaluate("(t) => t.parentElement.scrollWidth > t.parentElement.clientWidth")
-    assert wider == (phone.viewport_size["width"] < 360)
+    assert not wider
+
+
+@pytest.mark.parametrize("players", [5, 4, 3])
+@pytest.mark.parametrize("width", [320, 360, 390, 600])
+def test_long_names_share_a_rounds_table(
+    server: Server, browser: Any, width: int, players: int
+) -> None:
+    """Players as people type them: the round's tables are as wide as the phone, each
+    name whole in its heading (on end for four or five players, across for three). Across,
+    "Bartholomew" and the others had held the table at 524 px on a 360 px phone, four
+    players' points off to the side."""
+    names = ["Bartholomew", "Maximiliane", "Anne-Sophie", "Christopher", "Jo"][-players:]
+    game = httpx.post(f"{server.url}/api/v1/games", json={"players": names}).json()
+    hands = [{"tempura": 2, "sashimi": 3, "maki_3": 1}] * players
+    play_through_the_api(server, game, hands, (1,))
+    for page in touch_phone(browser, width, HEIGHT):
+        page.goto(f"{server.url}/?game={game['id']}&round=1")
+        page.get_by_test_id("cards-counted").locator("summary").click()
+        for table in (page.get_by_test_id("round-scores"), page.locator(".tallies table")):
+            table.wait_for()
+            wide, room = table.evaluate("(t) => [t.parentElement.scrollWidth, t.parentElement.clientWidth]")  # noqa: E501 # fmt: skip
+            assert wide <= room, (width, wide, room)
+            heads = table.locator("thead th").evaluate_all(
+                "(ths) => ths.map((th) => [th.textContent, th.scrollWidth <= th.clientWidth])"
+            )
+            assert [name for name, _ in heads[1:]] == names
+            assert all(whole for _, whole in heads[1:]), heads  # (the first has its shade)
+            # On end, each on one line, where four or five share the table.
+            modes = table.locator("thead th:not(:first-child)").evaluate_all(
+                "(ths) => ths.map((th) => getComputedStyle(th).writingMode)"
+            )
+            assert set(modes) == ({"vertical-rl"} if players >= 4 else {"horizontal-tb"})
 
 
 def test_puddings_all_equal_are_said_to_score_nothing(server: Server, phone: Any) -> None:
