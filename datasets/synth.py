@@ -8,7 +8,6 @@ import pickle
 import signal
 import traceback
 from collections.abc import Iterator
-from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from pathlib import Path
@@ -146,7 +145,8 @@ def _draw(out: Connection, tasks: list[tuple[int, int, int, str]]) -> None:
         try:
             made = _make(task)
         except Exception as error:
-            out.send(_Failed(_sendable(error, f"in the worker drawing scene {task[1]}")))
+            # An error, where a scene is a tuple: the parent tells them apart by type.
+            out.send(_sendable(error, f"in the worker drawing scene {task[1]}"))
             return
         out.send(made)
 
@@ -164,15 +164,10 @@ def _sendable(error: Exception, where: str) -> Exception:
     return error
 
 
-@dataclass(frozen=True)
-class _Failed:
-    error: Exception
-
-
 def _received(reader: Connection) -> tuple[int, Scene] | Exception:
     """A worker's next scene, or the error that ended it (its own, or its loss)."""
     try:
-        got = reader.recv()
+        return reader.recv()
     except (EOFError, OSError) as error:  # the pipe closed, or closed mid-scene
         lost = ChildProcessError(
             "a worker drawing the scenes stopped without finishing (killed, or out of "
@@ -180,7 +175,6 @@ def _received(reader: Connection) -> tuple[int, Scene] | Exception:
         )
         lost.__cause__ = error
         return lost
-    return got.error if isinstance(got, _Failed) else got
 
 
 def _stop(drawing: list[tuple[BaseProcess, Connection]]) -> None:
