@@ -9,6 +9,7 @@ top-left icon).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,7 +19,7 @@ import numpy as np
 
 from datasets.collection import Collection, deal_collection
 from datasets.faces import FacePool
-from datasets.layout import LAYOUT_STYLES, PlacedCard, lay_out
+from datasets.layout import CARD_H, LAYOUT_STYLES, PlacedCard, lay_out
 from datasets.printing import PLAIN, PrintRun, print_run, wear_card
 from datasets.table import EXTENT_MM, ClutterItem, draw_item, place_clutter, surface
 
@@ -59,6 +60,7 @@ class SceneCard:
     box: tuple[float, float, float, float]  # visible part, x1 y1 x2 y2 in image px
     visible: float  # share of the card's area that shows
     on_wasabi: int | None  # for a nigiri in a stack: index of its wasabi in Scene.cards
+    neighbour: bool = False  # another player's card at the frame's edge: not this tally's
 
 
 @dataclass
@@ -70,13 +72,14 @@ class Scene:
     meta: dict[str, Any] = field(default_factory=dict)
 
     def tally(self) -> dict[str, int]:
-        """The tally recomputed from the labels alone (a stack = a nigiri over a wasabi)."""
+        """The tally recomputed from the labels alone (a stack = a nigiri over a wasabi);
+        a neighbour's cards are not this player's."""
         from scoring.cards import TALLY_KEYS
 
         counts = dict.fromkeys(TALLY_KEYS, 0)
         under = {c.on_wasabi for c in self.cards if c.on_wasabi is not None}
         for i, card in enumerate(self.cards):
-            if i in under:
+            if i in under or card.neighbour:
                 continue
             key = f"{card.kind}_on_wasabi" if card.on_wasabi is not None else card.kind
             counts[key] += 1
@@ -105,14 +108,21 @@ def make_scene(
     style: str | None = None,
     tables: tuple[str, ...] | None = None,
     printing: PrintRun | None = None,
+    neighbour: bool = False,
 ) -> Scene:
     """Render one photo whose long side is `size` px, on one of `tables` (table.surface
     kinds; default: any of table.SURFACES), of a deck printed as `printing` (default: a
-    print run drawn for this photo, printing.print_run)."""
+    print run drawn for this photo, printing.print_run). With `neighbour`, the next
+    player's collection lies beside this one, as at a real table: the frame is this
+    collection's, so the neighbour's cards show at its edge or not at all (never
+    training data: benchmarks/probe_neighbour.py)."""
     collection = deal_collection(rng, players=players)
     if style is None:
         style = str(rng.choice(LAYOUT_STYLES, p=[0.3, 0.3, 0.25, 0.15]))
     placed = lay_out(collection, rng, style)
+    own = len(placed)
+    if neighbour:
+        placed += _neighbours_cards(placed, collection.players, rng)
 
     # Frame: landscape or portrait, 4:3 mostly.
     aspect = float(rng.choice([4 / 3, 4 / 3, 16 / 9, 3 / 2]))
@@ -122,7 +132,7 @@ def make_scene(
         width, height = round(size / aspect), size
 
     # Camera: straight down to about 45 degrees, turned a little, some perspective.
-    corners = np.concatenate([c.corners for c in placed])
+    corners = np.concatenate([c.corners for c in placed[:own]])
     centre = (corners.min(0) + corners.max(0)) / 2
     extent = float(np.linalg.norm(corners.max(0) - corners.min(0)))
     tilt = float(rng.uniform(0, 45) if rng.random() < 0.85 else rng.uniform(35, 48))
@@ -184,6 +194,7 @@ def make_scene(
             clutter.append(seen)
 
     cards = _labels(placed, quads, label_map, full_area)
+    cards[own:] = [dataclasses.replace(card, neighbour=True) for card in cards[own:]]
     image, meta = _photograph(image, rng, out_size=(width, height))
     if up != 1.0:
         # INTER_AREA maps pixel edges linearly: a box edge at x lands at x * width / rw.
@@ -198,6 +209,7 @@ def make_scene(
                 (c.box[0] * sx, c.box[1] * sy, c.box[2] * sx, c.box[3] * sy),
                 c.visible,
                 c.on_wasabi,
+                c.neighbour,
             )
             for c, q in zip(cards, quads, strict=True)
         ]
@@ -228,6 +240,40 @@ def make_scene(
     meta["jpeg_quality"] = quality
     decoded = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
     return Scene(decoded, jpeg, cards, collection, meta)
+
+
+def _neighbours_cards(
+    own: list[PlacedCard], players: int, rng: np.random.Generator
+) -> list[PlacedCard]:
+    """The next player's collection (a hand of `players`), laid out in a style of its own,
+    beside `own` to its left or right with a hand's gap between them: on a bench the same
+    way up, round a square table a quarter turn, toward its own player."""
+    theirs = lay_out(deal_collection(rng, players=players), rng)
+    side = 1.0 if rng.random() < 0.5 else -1.0
+    turn = float(rng.choice([0.0, 90.0 * side]))
+    a = math.radians(turn)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    mine = np.concatenate([c.corners for c in own])
+    turned = [c.corners @ rot.T for c in theirs]
+    spread = np.concatenate(turned)
+    gap = rng.uniform(0.5, 2.5) * CARD_H
+    # Beside `own`, level with it give or take a card's height.
+    if side > 0:
+        dx = mine[:, 0].max() + gap - spread[:, 0].min()
+    else:
+        dx = mine[:, 0].min() - gap - spread[:, 0].max()
+    dy = (mine[:, 1].mean() - spread[:, 1].mean()) + rng.uniform(-0.5, 0.5) * CARD_H
+    offset = np.array([dx, dy])
+    piles = 1 + max(card.pile for card in own)
+    return [
+        PlacedCard(
+            card.kind,
+            card.pile + piles,
+            corners + offset,
+            None if card.on_wasabi is None else card.on_wasabi + len(own),
+        )
+        for card, corners in zip(theirs, turned, strict=True)
+    ]
 
 
 def _height(quad: np.ndarray) -> float:
@@ -462,6 +508,10 @@ def _labels(
         x1 = int(quad[:, 0].max()) + 3
         y1 = int(quad[:, 1].max()) + 3
         mask = (label_map[y0:y1, x0:x1] == index + 1).astype(np.uint8)
+        if not mask.size:  # wholly outside the frame (a neighbour's card)
+            nothing = (0.0, 0.0, 0.0, 0.0)
+            cards.append(SceneCard(card.kind, card.pile, quad, nothing, 0.0, card.on_wasabi))
+            continue
         visible = float(mask.sum()) / max(full_area[index], 1.0)
         bx, by, bw, bh = cv2.boundingRect(_main_part(mask, _height(quad)))
         box = (float(x0 + bx), float(y0 + by), float(x0 + bx + bw), float(y0 + by + bh))

@@ -35,6 +35,9 @@ class NoticeCode(StrEnum):
     TURNED = "turned"  # the photo was read turned (vision.pipeline)
     LOOKED_CLOSER = "looked_closer"  # the hand made right by a closer look
     DOUBTFUL_CARDS = "doubtful_cards"  # the hand made right by boxes the finder doubted
+    # The hand made right by leaving out cards that lay apart, as another player's
+    LEFT_OUT_APART = "left_out_apart"
+    CARDS_APART = "cards_apart"  # in a hand over its size, cards apart at the photo's edge
     SMALL_PHOTO = "small_photo"  # too few pixels for its cards to be read (vision.pipeline)
 
 
@@ -232,6 +235,30 @@ def doubtful_cards(labels: Sequence[str]) -> Notice:
         f"{len(labels)} card{'' if one else 's'} boxed only because the hand was short "
         f"({', '.join(map(said, labels))}): check that {'it is' if one else 'they are'} "
         f"there and read right",
+    )
+
+
+def left_out_apart(labels: Sequence[str]) -> Notice:
+    """Cards (their labels) left out of a hand that was over: they lay apart from the
+    collection, as the next player's do (vision.neighbours)."""
+    one = len(labels) == 1
+    return Notice(
+        NoticeCode.LEFT_OUT_APART,
+        f"{len(labels)} card{'' if one else 's'} lying apart from the rest "
+        f"({', '.join(map(said, labels))}) {'was' if one else 'were'} left out as another "
+        f"player's, which made the hand's count right: if {'it is' if one else 'they are'} "
+        f"this player's, add {'it' if one else 'them'}",
+    )
+
+
+def cards_apart(count: int) -> Notice:
+    """Cards of a hand over its size that lie apart from the rest at the photo's edge,
+    where the next player's collection would show (vision.neighbours)."""
+    one = count == 1
+    return Notice(
+        NoticeCode.CARDS_APART,
+        f"{count} card{'' if one else 's'} at the photo's edge {'lies' if one else 'lie'} "
+        f"apart from the rest: check that {'it is' if one else 'they are'} this player's",
     )
 
 

@@ -9,7 +9,7 @@ from typing import Protocol
 import numpy as np
 
 from scoring.cards import HAND_SIZE
-from vision import notices
+from vision import neighbours, notices
 from vision.boxes import ious
 from vision.detections import Detections
 from vision.detector import NMS_IOU, zoom_region
@@ -65,6 +65,11 @@ TILE_SPAN = 0.6
 # right kept, with a note (not a warning: vision.notices.NOTE_CODES). On the four tuning sets
 # (seeds 13000-13800, 1,200 photos), with the doubtful boxes below: 29 wrong photos -> 10
 # (benchmarks/probe_closer.py).
+# Cards apart at the photo's edge are pointed out only in a hand still over its size:
+# pointed out in every hand, they warned photos of loose collections read right, and no
+# photo with a neighbour read wrong that was not warned already
+# (`python -m benchmarks.probe_neighbour --point-out-always --sets DIR ...`).
+POINT_OUT_APART_ALWAYS = False
 CLOSER_SIZES = (416, 640)
 CLOSER_MARGIN = 0.05
 # A hand still short after the closer looks: the finder's boxes scored under its threshold
@@ -186,13 +191,27 @@ def settle(
 ) -> Settled:
     """The detector's detections of `photo` (as `detect_photo` read it, boxes in original
     pixels) with their stacks settled (reading.settle_hand_size: with the player count,
-    the hand size's help), and, where the count is known, a hand still short or long
-    looked at again (`_look_again`), kept where that makes the hand right. A reviewer's
-    boxes go to read_tally alone."""
+    the hand size's help), and, where the count is known, a hand over its size read
+    without cards lying apart (a neighbour's), a hand still short or long looked at again
+    (`_look_again`), each kept where that makes the hand right; in a hand still over, the
+    cards lying apart at the photo's edge are pointed out. A reviewer's boxes go to
+    read_tally alone."""
+    settled = _settled(photo, detections, detector, players)
+    over = players is not None and settled.reading.cards > HAND_SIZE[players]
+    return _apart_warned(settled, photo) if over or POINT_OUT_APART_ALWAYS else settled
+
+
+def _settled(
+    photo: Photo, detections: Detections, detector: Detector, players: int | None
+) -> Settled:
     settled = settle_hand_size(detections, players)
     if players is None or not len(detections):
         return settled
     hand = HAND_SIZE[players]
+    if settled.reading.cards > hand:
+        without = _without_cards_apart(photo, detections, players, hand)
+        if without is not None:
+            return without
     if settled.reading.cards != hand:
         return _look_again(photo, detections, detector, players, settled)
     if NoticeCode.READ_ON_WASABI not in (note.code for note in settled.notices):
@@ -203,6 +222,34 @@ def settle(
     short = settle_hand_size(detections, players, read_back=False)
     found = _look_again(photo, detections, detector, players, short, read_back=False)
     return found if found.reading.cards == hand else settled
+
+
+def _without_cards_apart(
+    photo: Photo, detections: Detections, players: int, hand: int
+) -> Settled | None:
+    """The reading of a hand over its size without the cards that lie apart from the
+    collection (vision.neighbours: the next player's, caught in the photo), where leaving
+    some of them out makes the hand right; else None."""
+    for apart in neighbours.choices(detections.xyxy, photo.original_size):
+        kept = np.setdiff1d(np.arange(len(detections)), apart)
+        trial = settle_hand_size(detections[kept], players)
+        if trial.reading.cards == hand:
+            return noted(trial, [notices.left_out_apart(detections[apart].labels)])
+    return None
+
+
+def _apart_warned(settled: Settled, photo: Photo) -> Settled:
+    """`settled`, pointing out the cards it counts that lie apart from the rest at the
+    photo's edge, where a neighbour's collection shows (vision.neighbours)."""
+    boxes = settled.detections.xyxy
+    edge = [
+        group for group in neighbours.apart(boxes, photo.original_size)
+        if neighbours.at_the_edge(boxes[group], photo.original_size)
+    ]  # fmt: skip
+    if not edge:
+        return settled
+    named = np.sort(np.concatenate(edge))
+    return noted(settled, [notices.cards_apart(len(named)).about(named)])
 
 
 def _look_again(

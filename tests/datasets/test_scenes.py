@@ -224,3 +224,38 @@ def test_scenes_on_printed_cloths_are_drawn_only_where_asked(pool: FacePool) -> 
     assert printed.tally() == plain.tally()  # the same collection, on another table
     assert not np.array_equal(printed.image, plain.image)
     assert PRINTED_CLOTHS[0] not in SURFACES
+
+
+def test_a_neighbours_cards_show_at_the_edge_and_count_for_nobody_here(pool: FacePool) -> None:
+    """make_scene(neighbour=True), for benchmarks/probe_neighbour.py: the next player's
+    collection lies beside this one, its cards flagged and left out of this tally; the
+    frame is still this collection's, every card of it in view as without a neighbour."""
+    shown = 0
+    for seed in range(10):
+        scene = make_scene(np.random.default_rng([43, seed]), pool, size=480, neighbour=True)
+        own = [c for c in scene.cards if not c.neighbour]
+        theirs = [c for c in scene.cards if c.neighbour]
+        hand = scene.collection.hand_size
+        assert len(own) == hand and len(theirs) == hand  # the same player count
+        assert scene.cards[:hand] == own  # the neighbour's come last, on top of nothing here
+        assert scene.tally() == scene.collection.tally()
+        height, width = scene.image.shape[:2]
+        for card in own:
+            x1, y1, x2, y2 = card.box
+            assert 0 <= x1 < x2 <= width and 0 <= y1 < y2 <= height, card.box
+        for card in theirs:  # a neighbour's stack pairs within the neighbour's cards
+            assert card.on_wasabi is None or scene.cards[card.on_wasabi].neighbour
+        shown += sum((c.box[2] - c.box[0]) * (c.box[3] - c.box[1]) > 0 for c in theirs)
+    assert shown > 0, "no neighbour's card in any frame"
+
+
+def test_a_neighbour_changes_nothing_of_this_players_collection(pool: FacePool) -> None:
+    """The neighbour is drawn after this player's collection and its layout: the same seed
+    deals and lays out the same cards, with or without one."""
+    alone = make_scene(np.random.default_rng(78), pool, size=320)
+    beside = make_scene(np.random.default_rng(78), pool, size=320, neighbour=True)
+    assert beside.collection == alone.collection
+    own = [c for c in beside.cards if not c.neighbour]
+    assert [(c.kind, c.pile, c.on_wasabi) for c in own] == [
+        (c.kind, c.pile, c.on_wasabi) for c in alone.cards
+    ]
