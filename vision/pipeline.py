@@ -208,12 +208,15 @@ def _settled(
     if players is None or not len(detections):
         return settled
     hand = HAND_SIZE[players]
-    if settled.reading.cards > hand:
-        without = _without_cards_apart(photo, detections, players, hand)
-        if without is not None:
-            return without
     if settled.reading.cards != hand:
-        return _look_again(photo, detections, detector, players, settled)
+        looked = _look_again(photo, detections, detector, players, settled)
+        if looked.reading.cards <= hand:
+            return looked
+        # Still over: a neighbour's cards, left out where that makes the hand right. Not
+        # before the closer look: a card boxed twice is more often what makes a hand over,
+        # and leaving out a loose card of the player's own made the count right but the
+        # tally wrong (3 photos of the report set and another printing).
+        return _without_cards_apart(photo, detections, players, hand) or looked
     if NoticeCode.READ_ON_WASABI not in (note.code for note in settled.notices):
         return settled
     # A hand one card short was made right by reading a nigiri back on its wasabi; a card
