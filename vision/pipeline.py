@@ -210,13 +210,17 @@ def _settled(
     hand = HAND_SIZE[players]
     if settled.reading.cards != hand:
         looked = _look_again(photo, detections, detector, players, settled)
-        if looked.reading.cards <= hand:
+        if settled.reading.cards < hand:
             return looked
-        # Still over: a neighbour's cards, left out where that makes the hand right. Not
-        # before the closer look: a card boxed twice is more often what makes a hand over,
-        # and leaving out a loose card of the player's own made the count right but the
-        # tally wrong (3 photos of the report set and another printing).
-        return _without_cards_apart(photo, detections, players, hand) or looked
+        # Over: a neighbour's cards, left out where that makes the hand right. Where a
+        # closer look makes it right too, the cards left out must reach the photo's edge,
+        # as a neighbour's do: a card boxed twice is more often what makes a hand over,
+        # and leaving out a loose card of the player's own first had made 3 photos of the
+        # report set and another printing wrong.
+        without = _without_cards_apart(photo, detections, players, hand)
+        if without is None or (looked.reading.cards == hand and not without[1]):
+            return looked
+        return without[0]
     if NoticeCode.READ_ON_WASABI not in (note.code for note in settled.notices):
         return settled
     # A hand one card short was made right by reading a nigiri back on its wasabi; a card
@@ -229,15 +233,17 @@ def _settled(
 
 def _without_cards_apart(
     photo: Photo, detections: Detections, players: int, hand: int
-) -> Settled | None:
+) -> tuple[Settled, bool] | None:
     """The reading of a hand over its size without the cards that lie apart from the
     collection (vision.neighbours: the next player's, caught in the photo), where leaving
-    some of them out makes the hand right; else None."""
+    some of them out makes the hand right, and whether those reach the photo's edge; else
+    None."""
     for apart in neighbours.choices(detections.xyxy, photo.original_size):
         kept = np.setdiff1d(np.arange(len(detections)), apart)
         trial = settle_hand_size(detections[kept], players)
         if trial.reading.cards == hand:
-            return noted(trial, [notices.left_out_apart(detections[apart].labels)])
+            edge = neighbours.at_the_edge(detections.xyxy[apart], photo.original_size)
+            return noted(trial, [notices.left_out_apart(detections[apart].labels)]), edge
     return None
 
 

@@ -124,3 +124,29 @@ def test_a_hand_that_adds_up_is_not_warned_of_cards_apart() -> None:
 def test_one_collection_is_never_warned_of() -> None:
     reading = read_photo(photo(), Table(row(10, 0, 300)), players=2)
     assert reading.cards == 10 and codes(reading) == []
+
+
+class BoxedTwice(Table):
+    """As Table, but a closer look finds one box fewer: the collection's last card, boxed
+    twice at first."""
+
+    def __call__(
+        self, image: np.ndarray, size: int | None = None, conf: float | None = None
+    ) -> Detections:
+        found = super().__call__(image, size, conf)
+        return found[: len(found) - 1] if size in pipeline.CLOSER_SIZES else found
+
+
+@pytest.mark.parametrize("edge", [True, False])
+def test_where_a_closer_look_also_makes_the_hand_right_only_cards_at_the_edge_are_left_out(
+    edge: bool,
+) -> None:
+    """11 found of a hand of 10, one card lying apart: a closer look that finds 10 is
+    kept, unless the card apart reaches the photo's edge, as a neighbour's does (a loose
+    card of the player's own had been left out so)."""
+    apart = row(1, 0 if edge else 100, 20)
+    reading = read_photo(photo(), BoxedTwice(apart + row(10, 250, 300)), players=2)
+    assert reading.cards == 10
+    left_out = NoticeCode.LEFT_OUT_APART in codes(reading)
+    assert left_out == edge, codes(reading)
+    assert (NoticeCode.LOOKED_CLOSER in codes(reading)) != edge
