@@ -34,10 +34,9 @@ def groups(xyxy: np.ndarray, size: tuple[int, int], share: float = APART) -> np.
     """A group number for each box (N, 4) of a photo of `size` (width, height): boxes
     within `share` of a card's size of each other, directly or through others, share one.
     0 is the collection's: the photo is framed on it, so it is the group that stays off
-    the photo's edge, nearest the photo's middle (then the one with the most cards).
-    Taken as the one with the most cards, it had been mostly the neighbour's on 7 of the
-    45 photos (seed 19500) where a neighbour's card was boxed; so, on 5
-    (benchmarks/probe_neighbour.py)."""
+    the photo's edge, nearest the photo's middle (then the one with the most cards). On
+    seed 19500 the group so taken is mostly the neighbour's on 5 of the 44 photos where a
+    neighbour's card was boxed (benchmarks/probe_neighbour.py)."""
     n = len(xyxy)
     if not n:
         return np.zeros(0, np.int64)

@@ -65,10 +65,10 @@ TILE_SPAN = 0.6
 # right kept, with a note (not a warning: vision.notices.NOTE_CODES). On the four tuning sets
 # (seeds 13000-13800, 1,200 photos), with the doubtful boxes below: 29 wrong photos -> 10
 # (benchmarks/probe_closer.py).
-# Cards apart at the photo's edge are pointed out only in a hand still over its size:
-# pointed out in every hand, they warned photos of loose collections read right, and no
-# photo with a neighbour read wrong that was not warned already
-# (`python -m benchmarks.probe_neighbour --point-out-always --sets DIR ...`).
+# Cards apart at the photo's edge are pointed out only in a hand still over its size: in
+# a hand that adds up they are as often a loose collection's own, and pointed out there
+# they warn photos read right (`python -m benchmarks.probe_neighbour --point-out-always
+# --sets DIR ...` measures both ways).
 POINT_OUT_APART_ALWAYS = False
 CLOSER_SIZES = (416, 640)
 CLOSER_MARGIN = 0.05
