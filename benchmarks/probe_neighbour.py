@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -37,10 +36,11 @@ from datasets.scene import Scene, make_scene
 from scoring import Tally
 from vision import neighbours, pipeline
 from vision.boxes import ious
+from vision.detections import Detections
 from vision.detector import load_detector
 from vision.notices import warns
-from vision.photo import load_photo
-from vision.pipeline import detect_photo, read_photo
+from vision.photo import Photo, load_photo
+from vision.pipeline import detect_photo, review_detections
 from vision.training.evaluate import evaluate
 
 SHOWS = 0.1  # of a card's area in the frame
@@ -60,11 +60,10 @@ def neighbours_shown(scene: Scene) -> int:
     return shown
 
 
-def collection_taken_wrong(scene: Scene, detector: Any) -> bool | None:
-    """Whether the group of boxes taken as the collection's is mostly the neighbour's
-    cards; None where no box is a neighbour's card (a box is the card it overlaps most,
-    at an IoU over 0.3)."""
-    seen, found = detect_photo(load_photo(scene.jpeg), detector)
+def collection_taken_wrong(scene: Scene, seen: Photo, found: Detections) -> bool | None:
+    """Whether the group of boxes the detector `found` in `seen` (detect_photo's) taken as
+    the collection's is mostly the neighbour's cards; None where no box is a neighbour's
+    card (a box is the card it overlaps most, at an IoU over 0.3)."""
     if seen.turn or not len(found):
         return None  # boxes of a turned photo are not in the scene's pixels
     truth = np.array([card.box for card in scene.cards], np.float32)
@@ -129,7 +128,12 @@ def main() -> None:
         shown = neighbours_shown(scene)
         group = "none" if shown == 0 else "1-2" if shown <= 2 else "3 or more"
         photo = load_photo(scene.jpeg)
-        reading = read_photo(photo, detector, players=scene.collection.players)
+        # Detected once, read as read_photo reads it, which it is where the photo came
+        # with no EXIF turn, as a scene's JPEG does.
+        assert not photo.turn, "a scene's JPEG carries no EXIF orientation"
+        seen, found = detect_photo(photo, detector)
+        players = scene.collection.players
+        reading = review_detections(seen, found, players, detector).reading
         if reading.tally == Tally.from_mapping(scene.tally()):
             outcome = "right"
         elif any(map(warns, reading.remarks)):
@@ -138,7 +142,7 @@ def main() -> None:
             outcome = "wrong, unwarned"
         outcomes.setdefault(group, Counter())[outcome] += 1
         split += bool(len(neighbours.apart(reading.detections.xyxy, photo.original_size)))
-        wrong = collection_taken_wrong(scene, detector)
+        wrong = collection_taken_wrong(scene, seen, found)
         if wrong is not None:
             taken.append(wrong)
     beside = "alone" if args.alone else "a neighbour beside"

@@ -21,8 +21,9 @@ import numpy as np
 # collection and a smaller one splits more collections.
 APART = 0.75
 # A group this close to the photo's edge (a share of its long side) runs out of the frame,
-# as a neighbour's does: only such a group is warned about while the hand adds up
-# (a loose card of the player's own lies apart too, mid-frame).
+# as a neighbour's does (a loose card of the player's own lies apart too, mid-frame): only
+# such a group is left out where a closer look also makes the hand right, and pointed out
+# in a hand still over (vision.pipeline.settle).
 EDGE = 0.01
 MOST_GROUPS = 4  # the groups tried together to make a hand right
 # A hand over its size that no group apart makes right is tried with groups closer

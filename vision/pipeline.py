@@ -65,11 +65,6 @@ TILE_SPAN = 0.6
 # right kept, with a note (not a warning: vision.notices.NOTE_CODES). On the four tuning sets
 # (seeds 13000-13800, 1,200 photos), with the doubtful boxes below: 29 wrong photos -> 10
 # (benchmarks/probe_closer.py).
-# Cards apart at the photo's edge are pointed out only in a hand still over its size: in
-# a hand that adds up they are as often a loose collection's own, and pointed out there
-# they warn photos read right (`python -m benchmarks.probe_neighbour --point-out-always
-# --sets DIR ...` measures both ways).
-POINT_OUT_APART_ALWAYS = False
 CLOSER_SIZES = (416, 640)
 CLOSER_MARGIN = 0.05
 # A hand still short after the closer looks: the finder's boxes scored under its threshold
@@ -79,6 +74,11 @@ CLOSER_MARGIN = 0.05
 # found as much as the finder's NMS lets two cards overlap (NMS_IOU) is that card.
 DOUBTFUL_CONF = 0.05
 WHOLE_BELOW = 0.85  # of a card's height: a doubted strip's box holds a card below it
+# Cards apart at the photo's edge are pointed out only in a hand still over its size: in
+# a hand that adds up they are as often a loose collection's own, and pointed out there
+# they warn photos read right (`python -m benchmarks.probe_neighbour --point-out-always
+# --sets DIR ...` measures both ways).
+POINT_OUT_APART_ALWAYS = False
 # A photo under this on its long side is said to be too small, whatever was found: a
 # collection of ten in it leaves each card a few dozen px, where the classifier reads a
 # card's top-left icon at 96 (a 50 x 50 px photo had been read only as "no cards").
@@ -191,11 +191,11 @@ def settle(
 ) -> Settled:
     """The detector's detections of `photo` (as `detect_photo` read it, boxes in original
     pixels) with their stacks settled (reading.settle_hand_size: with the player count,
-    the hand size's help), and, where the count is known, a hand over its size read
-    without cards lying apart (a neighbour's), a hand still short or long looked at again
-    (`_look_again`), each kept where that makes the hand right; in a hand still over, the
-    cards lying apart at the photo's edge are pointed out. A reviewer's boxes go to
-    read_tally alone."""
+    the hand size's help), and, where the count is known, a hand short or long looked at
+    again (`_look_again`), and a hand over its size read without cards lying apart (a
+    neighbour's, `_without_cards_apart`), each kept where that makes the hand right; in a
+    hand still over, the cards lying apart at the photo's edge are pointed out. A
+    reviewer's boxes go to read_tally alone."""
     settled = _settled(photo, detections, detector, players)
     over = players is not None and settled.reading.cards > HAND_SIZE[players]
     return _apart_warned(settled, photo) if over or POINT_OUT_APART_ALWAYS else settled
@@ -218,9 +218,10 @@ def _settled(
         # and leaving out a loose card of the player's own first had made 3 photos of the
         # report set and another printing wrong.
         without = _without_cards_apart(photo, detections, players, hand)
-        if without is None or (looked.reading.cards == hand and not without[1]):
+        if without is None:
             return looked
-        return without[0]
+        left_out, at_the_edge = without
+        return looked if looked.reading.cards == hand and not at_the_edge else left_out
     if NoticeCode.READ_ON_WASABI not in (note.code for note in settled.notices):
         return settled
     # A hand one card short was made right by reading a nigiri back on its wasabi; a card
