@@ -168,6 +168,7 @@ def collection_public(view: CollectionView) -> CollectionPublic:
                 source=box.source,
                 detected_label=box.detected_label,
                 counted=box.id in assessment.counted,
+                left_out=box.left_out,
                 stack_with=assessment.stack_with.get(box.id),
                 check=box.id in assessment.to_check,
                 asks=list(assessment.asks.get(box.id, ())),

@@ -72,6 +72,9 @@ class Box:
     # For a nigiri's box as detected, the stack check's odds of a wasabi under it (a stack
     # seen only by its strip is warned of where the check did not call it); gone likewise.
     under: float | None = None
+    # A box the reading left out as another player's (it lay apart from the collection):
+    # not counted until a person labels it.
+    left_out: bool = False
 
     def record(self) -> dict[str, Any]:
         record = {"label": self.label, "confidence": self.confidence, "box": list(self.box)}
@@ -79,6 +82,8 @@ class Box:
             record["doubt"] = self.doubt
         if self.under is not None:
             record["under"] = self.under
+        if self.left_out:
+            record["left_out"] = True
         return record
 
 
@@ -200,6 +205,7 @@ def _apply(
                 source="detector",
                 doubt=float(record["doubt"]) if "doubt" in record else None,
                 under=float(record["under"]) if "under" in record else None,
+                left_out=bool(record.get("left_out", False)),
             )
         state.next_id = len(state.boxes) + 1
         state.counts = {}

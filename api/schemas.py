@@ -426,7 +426,13 @@ class BoxPublic(BaseModel):
     )
     counted: bool = Field(
         description="the tally counts this box (false: below the confidence floor, a "
-        "duplicate of another box, or a wasabi strip under a stack)"
+        "duplicate of another box, a wasabi strip under a stack, or left out)"
+    )
+    left_out: bool = Field(
+        default=False,
+        description="left out of the tally as another player's card: it lies apart from "
+        "the collection, and leaving it out made the hand's count right; labelling it (as "
+        "what it is, too) counts it",
     )
     stack_with: int | None = Field(
         default=None,

@@ -45,6 +45,8 @@ class Detections:
     doubt: (N,) float32, for a nigiri's box, the probability the classifier gave the
         likeliest other nigiri kind, for a maki's the likeliest other roll count; NaN
         where not asked. Omitted: all NaN.
+    left_out: (N,) bool, a box the tally leaves out as another player's card: it lies
+        apart from the collection, as the next player's do (vision.pipeline). Omitted: none.
     """
 
     xyxy: np.ndarray
@@ -52,6 +54,7 @@ class Detections:
     class_id: np.ndarray
     wasabi_under: np.ndarray | None = None
     doubt: np.ndarray | None = None
+    left_out: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "xyxy", np.asarray(self.xyxy, dtype=np.float32).reshape(-1, 4))
@@ -62,10 +65,12 @@ class Detections:
             given = getattr(self, name)
             array = np.full(n, missing) if given is None else given
             object.__setattr__(self, name, np.asarray(array, dtype=dtype))
+        left_out = np.zeros(n, bool) if self.left_out is None else self.left_out
+        object.__setattr__(self, "left_out", np.asarray(left_out, dtype=bool))
         _check("xyxy", self.xyxy, (n, 4))
         _check("confidence", self.confidence, (n,))
         _check("class_id", self.class_id, (n,))
-        for name, _, _ in _ASKED_OF_SOME:
+        for name in [*(name for name, _, _ in _ASKED_OF_SOME), "left_out"]:
             _check(name, getattr(self, name), (n,))
         if n and (self.class_id.min() < 0 or self.class_id.max() >= len(LABELS)):
             raise ValueError(f"class_id must lie in [0, {len(LABELS)}), got {self.class_id}")
@@ -79,8 +84,8 @@ class Detections:
     @classmethod
     def from_records(cls, records: Iterable[dict[str, Any]]) -> Detections:
         """From the JSON shape [{"label", "confidence", "box": [x1, y1, x2, y2]}, ...],
-        with a nigiri's or maki's "doubt" and a nigiri's "under" where
-        `to_records(stored=True)` kept them."""
+        with a nigiri's or maki's "doubt", a nigiri's "under" and a box's "left_out"
+        where `to_records(stored=True)` kept them."""
         rows = list(records)
         if not rows:
             return cls.empty()
@@ -90,6 +95,7 @@ class Detections:
             class_id=np.array([label_id(r["label"]) for r in rows], dtype=np.int64),
             doubt=np.array([r.get("doubt", np.nan) for r in rows], dtype=np.float32),
             wasabi_under=np.array([r.get("under", np.nan) for r in rows], dtype=np.float32),
+            left_out=np.array([bool(r.get("left_out", False)) for r in rows], dtype=bool),
         )
 
     def __len__(self) -> int:
@@ -117,6 +123,12 @@ class Detections:
         return self.doubt
 
     @property
+    def is_left_out(self) -> np.ndarray:
+        """`left_out`, typed as the array __post_init__ always makes it."""
+        assert self.left_out is not None
+        return self.left_out
+
+    @property
     def labels(self) -> list[str]:
         return [LABELS[i] for i in self.class_id]
 
@@ -124,7 +136,8 @@ class Detections:
         """The JSON shape of design.md: label, confidence (3 decimals), box (1 decimal).
         `stored`: the form a game stores, so that its review still sees what the reading
         warned of (not the contract's): a nigiri's or maki's box also keeps its "doubt",
-        a nigiri's the stack check's odds of a wasabi "under" it."""
+        a nigiri's the stack check's odds of a wasabi "under" it, and a box left out as
+        another player's says so ("left_out")."""
         records: list[dict[str, Any]] = [
             {
                 "label": LABELS[int(c)],
@@ -139,6 +152,9 @@ class Detections:
                     record["doubt"] = round(float(doubt), 3)
                 if not np.isnan(under):
                     record["under"] = round(float(under), 3)
+            for record, left_out in zip(records, self.is_left_out, strict=True):
+                if left_out:
+                    record["left_out"] = True
         return records
 
     def scaled(self, factor: float) -> Detections:
@@ -147,6 +163,12 @@ class Detections:
     def relabelled(self, class_id: np.ndarray) -> Detections:
         """The same boxes with other labels."""
         return dataclasses.replace(self, class_id=class_id)
+
+    def leaving_out(self, index: np.ndarray | Sequence[int]) -> Detections:
+        """The same boxes with those at `index` left out as another player's."""
+        left_out = self.is_left_out.copy()
+        left_out[np.asarray(index, dtype=np.int64)] = True
+        return dataclasses.replace(self, left_out=left_out)
 
     @staticmethod
     def merge(parts: Sequence[Detections]) -> Detections:

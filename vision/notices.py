@@ -240,14 +240,15 @@ def doubtful_cards(labels: Sequence[str]) -> Notice:
 
 def left_out_apart(labels: Sequence[str]) -> Notice:
     """Cards (their labels) left out of a hand that was over: they lay apart from the
-    collection, as the next player's do (vision.neighbours)."""
+    collection, as the next player's do (vision.neighbours). Their boxes stay, not
+    counted, for a reviewer to count."""
     one = len(labels) == 1
     return Notice(
         NoticeCode.LEFT_OUT_APART,
         f"{len(labels)} card{'' if one else 's'} lying apart from the rest "
         f"({', '.join(map(said, labels))}) {'was' if one else 'were'} left out as another "
         f"player's, which made the hand's count right: if {'it is' if one else 'they are'} "
-        f"this player's, add {'it' if one else 'them'}",
+        f"this player's, count {'it' if one else 'them'}",
     )
 
 

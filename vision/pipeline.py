@@ -235,16 +235,16 @@ def _settled(
 def _without_cards_apart(
     photo: Photo, detections: Detections, players: int, hand: int
 ) -> tuple[Settled, bool] | None:
-    """The reading of a hand over its size without the cards that lie apart from the
-    collection (vision.neighbours: the next player's, caught in the photo), where leaving
-    some of them out makes the hand right, and whether those reach the photo's edge; else
-    None."""
+    """The reading of a hand over its size with the cards that lie apart from the
+    collection left out (vision.neighbours: the next player's, caught in the photo; their
+    boxes kept, for a reviewer to count), where leaving some of them out makes the hand
+    right, and whether those reach the photo's edge; else None."""
     for apart in neighbours.choices(detections.xyxy, photo.original_size):
-        kept = np.setdiff1d(np.arange(len(detections)), apart)
-        trial = settle_hand_size(detections[kept], players)
+        trial = settle_hand_size(detections.leaving_out(apart), players)
         if trial.reading.cards == hand:
             edge = neighbours.at_the_edge(detections.xyxy[apart], photo.original_size)
-            return noted(trial, [notices.left_out_apart(detections[apart].labels)]), edge
+            left_out = notices.left_out_apart(detections[apart].labels).about(apart)
+            return noted(trial, [left_out]), edge
     return None
 
 

@@ -187,10 +187,12 @@ def read_tally(
     min_confidence: float = MIN_CONFIDENCE,
     low_confidence: float = 0.5,
 ) -> Reading:
-    """Turn one photo's detections into a tally, finding stacks from box geometry."""
+    """Turn one photo's detections into a tally, finding stacks from box geometry. A box
+    left out as another player's (Detections.left_out) is not read."""
     if players is not None and players not in HAND_SIZE:
         raise ValueError(f"players must be one of {sorted(HAND_SIZE)}, got {players}")
-    confident_source = np.flatnonzero(detections.confidence >= min_confidence)
+    readable = (detections.confidence >= min_confidence) & ~detections.is_left_out
+    confident_source = np.flatnonzero(readable)
     confident = detections[confident_source]
     survivors = suppress_duplicates(confident)
     kept = confident[survivors]
@@ -343,7 +345,7 @@ def checked_stacks(detections: Detections) -> list[int]:
         return []
     reading = read_tally(detections)
     wasabi = np.array([label == WASABI for label in detections.labels])
-    wasabi &= detections.confidence >= MIN_CONFIDENCE
+    wasabi &= (detections.confidence >= MIN_CONFIDENCE) & ~detections.is_left_out
     holds_wasabi = (_absorbed(detections) & wasabi).any(1)
     lone = (int(reading.source[i]) for i in reading.lone_stacks)
     return [i for i in lone if np.isfinite(detections.under[i]) and not holds_wasabi[i]]

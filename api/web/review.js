@@ -421,7 +421,7 @@ function photoSvg(c, editable) {
         ? `The wasabi under the ${name}`
         : stack
           ? `${name} (one box, two cards)${check ? ", check it" : ""}`
-          : `${boxName(box.label)}${box.counted === false ? " (not counted)" : ""}${check ? ", check it" : ""}`;
+          : `${boxName(box.label)}${box.counted === false ? (box.left_out ? " (left out as another player's)" : " (not counted)") : ""}${check ? ", check it" : ""}`;
       const thing = things.find((x) => x.box === box);
       const node = s(
         "g",
@@ -629,10 +629,13 @@ function boxList(c, editable) {
   const { stacks, partOf } = findStacks(c.detections);
   const things = c.detections.filter((box) => partOf.get(box.id)?.strip !== box);
   const cards = detectedCards(c.detected_tally);
-  const uncounted = things.filter((box) => box.counted === false && !partOf.has(box.id)).length;
+  const notCounted = things.filter((box) => box.counted === false && !partOf.has(box.id));
+  const leftOut = notCounted.filter((box) => box.left_out).length;
+  const uncounted = notCounted.length - leftOut;
   const why = [];
   if (stacks.length) why.push(`a nigiri on a wasabi is one box and two cards`);
   if (uncounted) why.push(`${plural(uncounted, "box", "boxes")} not counted (too unsure, or a second box on one card)`);
+  if (leftOut) why.push(`${plural(leftOut, "box", "boxes")} left out as another player's`);
   // Counts set by hand add cards no box shows: said, so the list's count and the
   // counters' agree.
   const byHand = c.cards - cards;
@@ -671,7 +674,7 @@ function boxList(c, editable) {
               : box.detected_label
                 ? " (set by you)" // its confidence was the detector's word for another card
                 : ` ${Math.round(box.confidence * 100)}%`,
-            box.counted === false && !stack ? " · not counted" : "",
+            box.counted === false && !stack ? (box.left_out ? " · left out" : " · not counted") : "",
           ),
         );
       }),
@@ -725,8 +728,10 @@ function openBoxSheet(box, stack = null) {
   // had read as two orders.
   const counted = stack
     ? " One box on the photo, two cards: a nigiri on a wasabi."
-    : box.counted === false
-      ? " It is not counted: too unsure, or a second box on the same card. Tap its card to count it, or what it really is:"
+    : box.left_out
+      ? " It is not counted: it lies apart from the rest, as another player's card would. If it is this player's, tap its card to count it, or what it really is:"
+      : box.counted === false
+        ? " It is not counted: too unsure, or a second box on the same card. Tap its card to count it, or what it really is:"
       : asked
         ? " If it is right, tap its card; if not, what it really is:"
         : " Tap what it really is:";

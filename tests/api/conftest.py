@@ -289,6 +289,23 @@ TWO_STACKS = [
 ]
 
 
+# Ana's ten cards (two players' hand) in two rows in the middle of the photo, and two of
+# the next player's at its left edge, apart: the reading leaves those two out.
+NEIGHBOUR_PHOTO = (1200, 800)
+WITH_NEIGHBOURS = [
+    {
+        "label": "sashimi" if i < 6 else "dumpling",
+        "confidence": 0.9,
+        "box": [x, y, x + 80, y + 118],
+    }
+    for i, (x, y) in enumerate((400 + 90 * (i % 5), 200 + 130 * (i // 5)) for i in range(10))
+] + [{"label": "tempura", "confidence": 0.9, "box": [0, y, 80, y + 118]} for y in (200, 330)]
+LEFT_OUT_TWO = (
+    "2 cards lying apart from the rest (tempura, tempura) were left out as another player's, "
+    "which made the hand's count right: if they are this player's, count them"
+)
+
+
 def texts_drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The texts OpenCV draws from now on (an annotated photo's tags and panel), in order."""
     drawn: list[str] = []

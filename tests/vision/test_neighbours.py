@@ -12,6 +12,7 @@ from vision.labels import label_id
 from vision.notices import NoticeCode
 from vision.photo import Photo
 from vision.pipeline import read_photo
+from vision.reading import read_tally
 
 WIDTH, HEIGHT = 1000, 500  # the decoded photo; the original is twice as large
 
@@ -91,11 +92,32 @@ def test_a_hand_over_its_size_leaves_out_the_cards_lying_apart(where: float) -> 
     assert codes(reading) == [NoticeCode.LEFT_OUT_APART]
     assert reading.warning_texts == [
         "2 cards lying apart from the rest (tempura, tempura) were left out as another "
-        "player's, which made the hand's count right: if they are this player's, add them"
+        "player's, which made the hand's count right: if they are this player's, count them"
     ]
     # A closer look came first: a card boxed twice makes a hand over more often.
     assert set(pipeline.CLOSER_SIZES) <= set(detector.sizes)
-    assert reading.detections.xyxy[:, 1].min() >= 2 * 300  # the row apart is gone
+    assert reading.detections.xyxy[:, 1].min() >= 2 * 300  # the row apart is not read
+
+
+def test_the_cards_left_out_stay_for_the_reviewer_to_count() -> None:
+    """What a game's review starts from keeps the boxes left out, marked so and stored so,
+    and the warning names them: the reviewer sees which cards they are, and counts one by
+    labelling it."""
+    detector = Table(row(10, 250, 300) + row(2, 0, 20))
+    seen = photo()
+    detections, reading, told = pipeline.review_detections(
+        seen, detector(seen.image).scaled(seen.scale), 2, detector
+    )
+    assert len(detections) == 12 and detections.is_left_out.tolist() == [False] * 10 + [True] * 2
+    assert reading.cards == 10
+    assert [n.boxes for n in told if n.code == NoticeCode.LEFT_OUT_APART] == [(10, 11)]
+    records = detections.to_records(stored=True)
+    assert [r.get("left_out", False) for r in records] == [False] * 10 + [True] * 2
+    assert "left_out" not in detections.to_records()[10]  # not the contract's
+    again = Detections.from_records(records)
+    assert again.is_left_out.tolist() == detections.is_left_out.tolist()
+    assert read_tally(again).cards == 10
+    assert read_tally(Detections.from_records(r | {"left_out": False} for r in records)).cards == 12
 
 
 def test_a_hand_over_its_size_keeps_cards_apart_that_would_not_make_it_right() -> None:

@@ -19,7 +19,7 @@ import pytest
 from PIL import Image
 
 from scoring.cards import TALLY_KEYS
-from tests.api.conftest import TWO_STACKS, boxes_for
+from tests.api.conftest import LEFT_OUT_TWO, NEIGHBOUR_PHOTO, TWO_STACKS, WITH_NEIGHBOURS, boxes_for
 from tests.web.conftest import ON_SCREEN, TIMEOUT_MS, TOLD_SO_FAR, Server, touch_drag, touch_phone
 
 pytestmark = pytest.mark.browser
@@ -1085,6 +1085,38 @@ def test_choosing_a_boxs_own_card_counts_it_or_says_it_is_right(server: Server, 
         "Squid nigiri (set by you)",
         "Dumpling (set by you)",
     ]
+
+
+def test_cards_left_out_as_another_players_are_shown_and_counted_by_a_tap(
+    server: Server, phone: Any
+) -> None:
+    """Two cards at the photo's edge left out as the next player's: the warning shows
+    them on the photo, each not counted and saying why; choosing its own card counts it."""
+    page = phone
+    open_review(server, page, WITH_NEIGHBOURS, NEIGHBOUR_PHOTO)
+    assert page.get_by_test_id("count-tempura").inner_text() == "0"
+    assert page.get_by_test_id("show-asked-0").inner_text().startswith(LEFT_OUT_TWO)
+    left_out = page.locator("g.box.uncounted.check")
+    assert left_out.count() == 2
+    assert left_out.first.get_attribute("aria-label") == (
+        "Tempura (left out as another player's), check it: change or delete"
+    )
+    left_out.first.focus()
+    page.keyboard.press("Enter")
+    assert (
+        "It is not counted: it lies apart from the rest, as another player's card would. If "
+        "it is this player's, tap its card to count it" in page.get_by_test_id("sheet").inner_text()
+    )
+    page.locator('.label-grid [data-label="tempura"]').click()
+    idle(page)
+    assert page.get_by_test_id("count-tempura").inner_text() == "1"
+    assert page.locator("g.box.uncounted").count() == 1
+    page.get_by_test_id("box-list-button").click()
+    items = page.locator('[data-testid^="box-item-"]').all_inner_texts()
+    assert items[-2:] == ["Tempura (set by you)", "Tempura 90% · left out"]
+    assert page.get_by_test_id("box-count-note").inner_text() == (
+        "12 boxes, 11 cards: 1 box left out as another player's."
+    )
 
 
 def test_confirm_asks_first_while_a_card_is_still_marked(server: Server, phone: Any) -> None:

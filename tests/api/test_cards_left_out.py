@@ -1,0 +1,43 @@
+"""Cards left out as another player's (vision.pipeline: a hand over its size read without
+the cards lying apart): a game's review keeps their boxes, not counted, and a person
+counts one by labelling it."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+from tests.api.conftest import (
+    LEFT_OUT_TWO,
+    NEIGHBOUR_PHOTO,
+    WITH_NEIGHBOURS,
+    FakeDetector,
+    Table,
+    make_photo,
+)
+
+
+def test_the_cards_left_out_are_shown_not_counted_and_counted_once_labelled(
+    client: TestClient, detector: FakeDetector
+) -> None:
+    table = Table(client, {"players": ["Ana", "Ben"]})
+    detector.register(NEIGHBOUR_PHOTO, WITH_NEIGHBOURS)
+    response = table.upload(1, 1, make_photo(NEIGHBOUR_PHOTO, WITH_NEIGHBOURS))
+    assert response.status_code == 201, response.text
+    draft = response.json()
+    assert draft["cards"] == 10 and draft["tally"]["tempura"] == 0
+    assert draft["warnings"] == [LEFT_OUT_TWO]
+    left_out = [d for d in draft["detections"] if d["left_out"]]
+    assert [d["box"][:2] for d in left_out] == [[0, 200], [0, 330]]
+    assert all(not d["counted"] and d["check"] and d["asks"] == [LEFT_OUT_TWO] for d in left_out)
+    assert all(d["counted"] for d in draft["detections"] if not d["left_out"])
+
+    # Ana says the first is hers after all: labelled as what it is, it counts.
+    counted = table.correct(1, 1, action="relabel", detection=left_out[0]["id"], label="tempura")
+    assert counted.status_code == 200, counted.text
+    after = counted.json()
+    assert after["cards"] == 11 and after["tally"]["tempura"] == 1
+    boxes = {d["id"]: d for d in after["detections"]}
+    assert boxes[left_out[0]["id"]]["counted"] and not boxes[left_out[0]["id"]]["left_out"]
+    assert not boxes[left_out[1]["id"]]["counted"] and boxes[left_out[1]["id"]]["left_out"]
+    assert after["warnings"] == [LEFT_OUT_TWO]  # the other is still asked about
+    assert [p["code"] for p in after["problems"]] == ["too_many_cards"]
