@@ -3,11 +3,14 @@ training data.
 
 Every confirmed collection with a photo is read back as the review left it: the
 detector's boxes with the reviewer's relabels, deletions and added boxes replayed on top
-(api/review.py), keeping only the boxes the tally counts (not a box below the confidence
-floor or a duplicate). Those are written as a YOLO dataset in the layout `sushigo synth`
-writes (datasets/yolo_format.py: images/, labels/, tallies/ and data.yaml), all in the
-train split (the fine-tuner holds out its own part), with the confirmed tally as the
-ground truth. Photos are downscaled to a long side of at most MAX_LONG_SIDE pixels.
+(api/review.py), keeping the boxes the tally counts (not a box below the confidence floor
+or a duplicate) and those left out as another player's: the next collection's cards at
+the photo's edge are cards the finder was right to box, labelled as `sushigo synth`
+labels a neighbour's, outside the tally ("left_out" in the record). Those are written
+as a YOLO dataset in the layout `sushigo synth` writes (datasets/yolo_format.py:
+images/, labels/, tallies/ and data.yaml), all in the train split (the fine-tuner holds
+out its own part), with the confirmed tally as the ground truth. Photos are downscaled
+to a long side of at most MAX_LONG_SIDE pixels.
 
 A confirmed collection is written only when its boxes alone explain its tally exactly.
 The others are listed in skipped.json with the reason, never written with labels that
@@ -66,7 +69,8 @@ BOX_OUTSIDE_PHOTO: Final = "box_outside_photo"
 
 @dataclass(frozen=True)
 class CardBox:
-    """One counted box of a reviewed photo, in the original photo's (upright) pixels."""
+    """One box of a reviewed photo that the tally counts or left out as another player's,
+    in the original photo's (upright) pixels."""
 
     label: str
     box: tuple[float, float, float, float]
@@ -74,6 +78,7 @@ class CardBox:
     relabeled: bool
     # A stack box's wasabi strip, the box it absorbs (api.review.Assessment.stack_with).
     strip: tuple[float, float, float, float] | None = None
+    left_out: bool = False  # another player's card: a card to find, not of this tally
 
 
 @dataclass(frozen=True)
@@ -211,9 +216,10 @@ def _read(view: CollectionView, confirmed_at: datetime) -> ConfirmedCollection:
                 source=box.source,
                 relabeled=box.detected_label is not None,
                 strip=strip_of.get(box.id),
+                left_out=box.left_out,
             )
             for box in state.boxes.values()
-            if box.id in assessment.counted
+            if box.id in assessment.counted or box.left_out
         ]
         from_detector = sum(1 for box in state.boxes.values() if box.source == "detector")
         photo = ReviewedPhoto(
@@ -226,7 +232,7 @@ def _read(view: CollectionView, confirmed_at: datetime) -> ConfirmedCollection:
             detected_tally=_full(assessment.detected or {}),
             detected=len(view.photo.detections),
             deleted=len(view.photo.detections) - from_detector,
-            uncounted=len(state.boxes) - len(boxes),
+            uncounted=len(state.boxes) - len(assessment.counted),
         )
     return ConfirmedCollection(
         game=game.id,
@@ -350,15 +356,15 @@ def _write(out: Path, store: PhotoStore, entry: ConfirmedCollection) -> Skip | N
 
     # One labelled box a card, as `sushigo synth` writes them: a stack as its wasabi's
     # strip and the nigiri on it, which names the wasabi (on_wasabi, its index).
-    written: list[tuple[str, tuple[float, float, float, float], str, int | None]] = []
+    written: list[tuple[str, tuple[float, float, float, float], CardBox, int | None]] = []
     for card in photo.boxes:
         if card.strip is None:
-            written.append((card.label, card.box, card.source, None))
+            written.append((card.label, card.box, card, None))
             continue
-        written.append(("wasabi", card.strip, card.source, None))
-        written.append((STACKS[card.label], card.box, card.source, len(written) - 1))
+        written.append(("wasabi", card.strip, card, None))
+        written.append((STACKS[card.label], card.box, card, len(written) - 1))
     cards, lines = [], []
-    for kind, (x1, y1, x2, y2), source, on_wasabi in written:
+    for kind, (x1, y1, x2, y2), card, on_wasabi in written:
         box = [
             round(min(max(x1 * scale_x, 0.0), width), 1),
             round(min(max(y1 * scale_y, 0.0), height), 1),
@@ -371,7 +377,9 @@ def _write(out: Path, store: PhotoStore, entry: ConfirmedCollection) -> Skip | N
                 f"the {kind} box {[x1, y1, x2, y2]} lies outside the "
                 f"{photo.width}x{photo.height} photo",
             )
-        cards.append({"kind": kind, "box": box, "source": source, "on_wasabi": on_wasabi})
+        cards.append({"kind": kind, "box": box, "source": card.source, "on_wasabi": on_wasabi})
+        if card.left_out:
+            cards[-1]["left_out"] = True
         lines.append(_label_line(KIND_ID[kind], box, width, height))
 
     ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])

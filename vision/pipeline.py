@@ -250,15 +250,17 @@ def _without_cards_apart(
 
 def _apart_warned(settled: Settled, photo: Photo) -> Settled:
     """`settled`, pointing out the cards it counts that lie apart from the rest at the
-    photo's edge, where a neighbour's collection shows (vision.neighbours)."""
-    boxes = settled.detections.xyxy
+    photo's edge, where a neighbour's collection shows (vision.neighbours); the cards
+    already left out are not pointed out again."""
+    kept = np.flatnonzero(~settled.detections.is_left_out)
+    boxes = settled.detections.xyxy[kept]
     edge = [
         group for group in neighbours.apart(boxes, photo.original_size)
         if neighbours.at_the_edge(boxes[group], photo.original_size)
     ]  # fmt: skip
     if not edge:
         return settled
-    named = np.sort(np.concatenate(edge))
+    named = kept[np.sort(np.concatenate(edge))]
     return noted(settled, [notices.cards_apart(len(named)).about(named)])
 
 

@@ -21,7 +21,14 @@ from api.models import ReviewEvent
 from api.settings import Settings
 from datasets.yolo_format import read_split, refuse_for_training
 from scoring.cards import CARD_KINDS, TALLY_KEYS
-from tests.api.conftest import FakeDetector, Table, boxes_for, make_photo
+from tests.api.conftest import (
+    NEIGHBOUR_PHOTO,
+    WITH_NEIGHBOURS,
+    FakeDetector,
+    Table,
+    boxes_for,
+    make_photo,
+)
 
 # Ana's photo: the detector finds a dumpling that is not there, reads the squid as an
 # egg, misses the chopsticks and adds a wasabi below its confidence floor.
@@ -160,6 +167,30 @@ def test_export_writes_the_corrected_boxes_and_the_confirmed_tally(
         "added": 1,
         "uncounted": 1,  # the wasabi below the confidence floor
     }
+
+
+def test_cards_left_out_as_another_players_are_written_as_cards_outside_the_tally(
+    client: TestClient, detector: FakeDetector, settings: Settings, tmp_path: Path
+) -> None:
+    """The next player's two cards at the photo's edge, left out of Ana's tally and not
+    counted by the reviewer: cards the finder was right to box, so they are labelled (as
+    a neighbour's are in `sushigo synth`'s photos), marked, and the tally is Ana's."""
+    table = Table(client, {"players": ["Ana", "Ben"]})
+    detector.register(NEIGHBOUR_PHOTO, WITH_NEIGHBOURS)
+    _upload(table, 1, NEIGHBOUR_PHOTO, WITH_NEIGHBOURS)
+    confirmed = table.confirm(1, 1)
+    assert confirmed["cards"] == 10
+    out = tmp_path / "export"
+    _export(settings, out)
+    (item,) = read_split(out, "train")
+    assert len(item.boxes) == 12
+    assert [c.get("left_out", False) for c in item.truth["cards"]] == [False] * 10 + [True] * 2
+    assert [b[:3] for b in item.boxes[10:]] == [("tempura", 0, 200), ("tempura", 0, 330)]
+    assert item.truth["tally"] == confirmed["confirmed_tally"]
+    assert item.truth["tally"]["tempura"] == 0
+    assert item.truth["meta"]["corrections"]["uncounted"] == 2
+    lines = (out / "labels" / "train" / f"{item.image.stem}.txt").read_text().splitlines()
+    assert len(lines) == 12
 
 
 def test_tallies_the_boxes_cannot_stand_for_are_listed_apart(

@@ -172,3 +172,13 @@ def test_where_a_closer_look_also_makes_the_hand_right_only_cards_at_the_edge_ar
     left_out = NoticeCode.LEFT_OUT_APART in codes(reading)
     assert left_out == edge, codes(reading)
     assert (NoticeCode.LOOKED_CLOSER in codes(reading)) != edge
+
+
+def test_cards_left_out_are_not_pointed_out_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With every hand's cards apart pointed out (POINT_OUT_APART_ALWAYS), the cards left
+    out are said once, as left out: not again as counted cards to check."""
+    monkeypatch.setattr(pipeline, "POINT_OUT_APART_ALWAYS", True)
+    reading = read_photo(photo(), Table(row(10, 250, 300) + row(2, 0, 20)), players=2)
+    assert codes(reading) == [NoticeCode.LEFT_OUT_APART]
+    loose = read_photo(photo(), Table(row(9, 300, 300) + row(1, 0, 20)), players=2)
+    assert codes(loose) == [NoticeCode.CARDS_APART]
