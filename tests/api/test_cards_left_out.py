@@ -41,3 +41,10 @@ def test_the_cards_left_out_are_shown_not_counted_and_counted_once_labelled(
     assert not boxes[left_out[1]["id"]]["counted"] and boxes[left_out[1]["id"]]["left_out"]
     assert after["warnings"] == [LEFT_OUT_TWO]  # the other is still asked about
     assert [p["code"] for p in after["problems"]] == ["too_many_cards"]
+
+    # Undone, the card is left out again, as the reading left it.
+    undone = table.act(1, 1, "undo")
+    assert undone.status_code == 200, undone.text
+    back = undone.json()
+    assert back["cards"] == 10 and back["warnings"] == [LEFT_OUT_TWO]
+    assert [d["id"] for d in back["detections"] if d["left_out"]] == [d["id"] for d in left_out]
