@@ -51,8 +51,10 @@ from api.settings import Settings, get_settings
 from api.storage import PhotoStore
 from datasets.yolo_format import KIND_ID, PHOTOGRAPHED_DECK, check_new_folder, prepare
 from scoring.cards import HAND_SIZE, STACKS, TALLY_KEYS
+from vision.detections import Detections
 from vision.labels import STACK_LABELS
 from vision.photo import PhotoError, load_photo
+from vision.reading import cards_among
 
 MAX_LONG_SIDE: Final[int] = 1600
 JPEG_QUALITY: Final[int] = 95
@@ -204,6 +206,7 @@ def _read(view: CollectionView, confirmed_at: datetime) -> ConfirmedCollection:
     assert state.confirmed and state.confirmed_tally is not None
     photo = None
     if view.photo is not None:
+        cards_left_out = _cards_left_out(state)
         strip_of = {
             box.id: state.boxes[assessment.stack_with[box.id]].box
             for box in state.boxes.values()
@@ -219,7 +222,7 @@ def _read(view: CollectionView, confirmed_at: datetime) -> ConfirmedCollection:
                 left_out=box.left_out,
             )
             for box in state.boxes.values()
-            if box.id in assessment.counted or box.left_out
+            if box.id in assessment.counted or box.id in cards_left_out
         ]
         from_detector = sum(1 for box in state.boxes.values() if box.source == "detector")
         photo = ReviewedPhoto(
@@ -248,6 +251,16 @@ def _read(view: CollectionView, confirmed_at: datetime) -> ConfirmedCollection:
     )
 
 
+def _cards_left_out(state: review.ReviewState) -> frozenset[int]:
+    """The ids of the boxes left out as another player's that are cards, as the tally would
+    read them were they this player's: none under the confidence floor, one box a card."""
+    apart = [box for box in state.boxes.values() if box.left_out]
+    if not apart:
+        return frozenset()
+    cards = cards_among(Detections.from_records(box.record() for box in apart))
+    return frozenset(apart[int(i)].id for i in cards)
+
+
 def _full(tally: dict[str, int]) -> dict[str, int]:
     return {key: int(tally.get(key, 0)) for key in TALLY_KEYS}
 
@@ -260,7 +273,7 @@ def why_not_trainable(entry: ConfirmedCollection) -> Skip | None:
     photo = entry.photo
     if photo is None:
         return Skip(COUNTS_ONLY, "the tally was set with the counters; there is no photo")
-    if not photo.boxes and entry.counts:
+    if all(box.left_out for box in photo.boxes) and entry.counts:
         return Skip(COUNTS_ONLY, "the tally was set with the counters; the photo has no boxes")
     stacks = sorted({b.label for b in photo.boxes if b.label in STACK_LABELS and not b.strip})
     if stacks:

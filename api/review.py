@@ -331,6 +331,9 @@ class Assessment:
     # to make up the count) that no person has looked at yet: the count holds only if it
     # is right.
     supposed: frozenset[int] = frozenset()
+    # The ids of the boxes left out as another player's (Box.left_out): a warning names
+    # them, to show them, but marks none "to check": leaving them out is what it did.
+    left_out: frozenset[int] = frozenset()
 
     @property
     def hand_supposed(self) -> bool:
@@ -339,8 +342,8 @@ class Assessment:
 
     @property
     def to_check(self) -> frozenset[int]:
-        """The ids of the boxes a warning points at."""
-        return frozenset(self.asks)
+        """The ids of the boxes a warning points at, to check (not those left out)."""
+        return frozenset(self.asks) - self.left_out
 
 
 def assess(
@@ -408,6 +411,7 @@ def assess(
         stack_with=stack_with,
         asks=asks,
         supposed=frozenset(supposed),
+        left_out=frozenset(box.id for box in state.boxes.values() if box.left_out),
     )
 
 

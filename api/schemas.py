@@ -445,12 +445,14 @@ class BoxPublic(BaseModel):
         description="a warning points at this box: read with low confidence, its kind "
         "doubted, a stack's nigiri seen only by the strip above it, or a box the hand size "
         "settled (read back on a wasabi, left plain, taken though the finder doubted it); "
-        "it goes once a person has relabelled the box",
+        "it goes once a person has relabelled the box. Never a box `left_out`: leaving it "
+        "out is what the warning says was done",
     )
     asks: list[str] = Field(
         default_factory=list,
         description="the warnings (of `warnings`) that point at this box, in words: what "
-        "to check of it; empty where `check` is false",
+        "to check of it, or, for a box `left_out`, the warning that says so; empty where "
+        "neither",
     )
     supposed: bool = Field(
         default=False,

@@ -8,11 +8,12 @@ from typing import Protocol
 
 import numpy as np
 
-from scoring.cards import HAND_SIZE
+from scoring.cards import HAND_SIZE, STACKS
 from vision import neighbours, notices
 from vision.boxes import ious
 from vision.detections import Detections
 from vision.detector import NMS_IOU, zoom_region
+from vision.labels import label_id
 from vision.notices import NoticeCode
 from vision.photo import Photo, card_slant
 from vision.reading import (
@@ -20,6 +21,7 @@ from vision.reading import (
     Reading,
     Settled,
     card_aspect,
+    cards_among,
     noted,
     settle_hand_size,
     top_fragment,
@@ -240,12 +242,25 @@ def _without_cards_apart(
     boxes kept, for a reviewer to count), where leaving some of them out makes the hand
     right, and whether those reach the photo's edge; else None."""
     for apart in neighbours.choices(detections.xyxy, photo.original_size):
-        trial = settle_hand_size(detections.leaving_out(apart), players)
+        trial = settle_hand_size(_left_out(detections, apart), players)
         if trial.reading.cards == hand:
             edge = neighbours.at_the_edge(detections.xyxy[apart], photo.original_size)
-            left_out = notices.left_out_apart(detections[apart].labels).about(apart)
+            cards = apart[cards_among(trial.detections[apart])]
+            left_out = notices.left_out_apart(trial.detections[cards].labels).about(apart)
             return noted(trial, [left_out]), edge
     return None
+
+
+def _left_out(detections: Detections, apart: np.ndarray) -> Detections:
+    """`detections` with those at `apart` left out as another player's, a stack among them
+    read as its plain nigiri: the stack check's word alone makes no stack, and no hand
+    size speaks for another player's cards (reading.settle_hand_size). A person who
+    counts one sees the nigiri, paired again with a wasabi box under it, as read_tally
+    pairs any."""
+    labels, class_id = detections.labels, detections.class_id.copy()
+    for index in apart:
+        class_id[index] = label_id(STACKS.get(labels[index], labels[index]))
+    return detections.relabelled(class_id).leaving_out(apart)
 
 
 def _apart_warned(settled: Settled, photo: Photo) -> Settled:

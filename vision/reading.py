@@ -258,10 +258,18 @@ def read_tally(
     )
 
 
+def cards_among(detections: Detections) -> np.ndarray:
+    """The indices of the boxes read_tally would read as cards were none left out as
+    another player's: over the confidence floor, one box a card."""
+    return read_tally(dataclasses.replace(detections, left_out=None)).source
+
+
 class Settled(NamedTuple):
     """The detector's detections after the hand size had its say, and their reading."""
 
-    detections: Detections  # as found, or with stacks relabelled as their plain nigiri
+    # As found, or with stacks relabelled as their plain nigiri, or some left out as another
+    # player's (Detections.left_out: vision.pipeline).
+    detections: Detections
     reading: Reading  # read_tally of `detections`, these notices last among its remarks
     # What the hand size (or the closer look, or the turn) changed or left unsure: stored
     # with a game's photo, since a review reads its boxes again without them.

@@ -732,9 +732,9 @@ function openBoxSheet(box, stack = null) {
       ? " It is not counted: it lies apart from the rest, as another player's card would. If it is this player's, tap its card to count it, or what it really is:"
       : box.counted === false
         ? " It is not counted: too unsure, or a second box on the same card. Tap its card to count it, or what it really is:"
-      : asked
-        ? " If it is right, tap its card; if not, what it really is:"
-        : " Tap what it really is:";
+        : asked
+          ? " If it is right, tap its card; if not, what it really is:"
+          : " Tap what it really is:";
   const choose = asked ? "If the stack is right, tap it below; if not, what it really is:" : "Or tap what it really is:";
   const strip = stack?.strip;
   const room = markChosen([box, strip].filter(Boolean));

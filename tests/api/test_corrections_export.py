@@ -22,6 +22,7 @@ from api.settings import Settings
 from datasets.yolo_format import read_split, refuse_for_training
 from scoring.cards import CARD_KINDS, TALLY_KEYS
 from tests.api.conftest import (
+    LEFT_OUT_TWO,
     NEIGHBOUR_PHOTO,
     WITH_NEIGHBOURS,
     FakeDetector,
@@ -176,10 +177,18 @@ def test_cards_left_out_as_another_players_are_written_as_cards_outside_the_tall
     counted by the reviewer: cards the finder was right to box, so they are labelled (as
     a neighbour's are in `sushigo synth`'s photos), marked, and the tally is Ana's."""
     table = Table(client, {"players": ["Ana", "Ben"]})
-    detector.register(NEIGHBOUR_PHOTO, WITH_NEIGHBOURS)
-    _upload(table, 1, NEIGHBOUR_PHOTO, WITH_NEIGHBOURS)
+    # And among the next player's, a second box on the first card and a box too unsure to
+    # read: left out with them, written as no card.
+    records = [
+        *WITH_NEIGHBOURS,
+        {"label": "tempura", "confidence": 0.9, "box": [1, 201, 81, 319]},
+        {"label": "egg", "confidence": 0.1, "box": [0, 460, 80, 578]},
+    ]
+    detector.register(NEIGHBOUR_PHOTO, records)
+    _upload(table, 1, NEIGHBOUR_PHOTO, records)
     confirmed = table.confirm(1, 1)
-    assert confirmed["cards"] == 10
+    assert confirmed["cards"] == 10 and confirmed["warnings"] == [LEFT_OUT_TWO]
+    assert sum(d["left_out"] for d in confirmed["detections"]) == 4
     out = tmp_path / "export"
     _export(settings, out)
     (item,) = read_split(out, "train")
@@ -188,7 +197,7 @@ def test_cards_left_out_as_another_players_are_written_as_cards_outside_the_tall
     assert [b[:3] for b in item.boxes[10:]] == [("tempura", 0, 200), ("tempura", 0, 330)]
     assert item.truth["tally"] == confirmed["confirmed_tally"]
     assert item.truth["tally"]["tempura"] == 0
-    assert item.truth["meta"]["corrections"]["uncounted"] == 2
+    assert item.truth["meta"]["corrections"]["uncounted"] == 4
     lines = (out / "labels" / "train" / f"{item.image.stem}.txt").read_text().splitlines()
     assert len(lines) == 12
 

@@ -12,7 +12,7 @@ from vision.labels import label_id
 from vision.notices import NoticeCode
 from vision.photo import Photo
 from vision.pipeline import read_photo
-from vision.reading import read_tally
+from vision.reading import cards_among, read_tally
 
 WIDTH, HEIGHT = 1000, 500  # the decoded photo; the original is twice as large
 
@@ -182,3 +182,37 @@ def test_cards_left_out_are_not_pointed_out_again(monkeypatch: pytest.MonkeyPatc
     assert codes(reading) == [NoticeCode.LEFT_OUT_APART]
     loose = read_photo(photo(), Table(row(9, 300, 300) + row(1, 0, 20)), players=2)
     assert codes(loose) == [NoticeCode.CARDS_APART]
+
+
+class Found(Table):
+    """As Table, with each box's label and confidence given."""
+
+    def __init__(self, boxes: list[list[float]], labels: list[str], confidence: list[float]):
+        super().__init__(boxes)
+        self.labels, self.confidence = labels, confidence
+
+    def __call__(
+        self, image: np.ndarray, size: int | None = None, conf: float | None = None
+    ) -> Detections:
+        self.sizes.append(size)
+        ids = [label_id(label) for label in self.labels]
+        return Detections(self.boxes.copy(), np.array(self.confidence), ids)
+
+
+def test_the_cards_left_out_are_said_as_cards_and_a_stack_among_them_as_its_nigiri() -> None:
+    """The next player's three boxes at the edge: a salmon the stack check put on a wasabi
+    (its word alone, no wasabi box), a second box on it, and a box under the confidence
+    floor. The warning names one card; the salmon is left out plain, so that counting it
+    counts one card, not two; the export takes one card of the three."""
+    apart = [[0, 20, 50, 90], [1, 21, 51, 91], [0, 100, 50, 170]]
+    labels = ["tempura"] * 10 + ["salmon_on_wasabi", "salmon_on_wasabi", "egg"]
+    detector = Found(row(10, 250, 300) + apart, labels, [0.9] * 11 + [0.8, 0.1])
+    seen = photo()
+    found = detector(seen.image).scaled(seen.scale)
+    detections, reading, told = pipeline.review_detections(seen, found, 2, detector)
+    assert reading.cards == 10 and detections.is_left_out.tolist() == [False] * 10 + [True] * 3
+    assert detections.labels[10:] == ["salmon", "salmon", "egg"]
+    (left_out,) = [n for n in told if n.code == NoticeCode.LEFT_OUT_APART]
+    assert left_out.text.startswith("1 card lying apart from the rest (salmon nigiri) was left out")
+    assert left_out.boxes == (10, 11, 12)  # all shown, the second box and the unsure too
+    assert cards_among(detections[10:]).tolist() == [0]

@@ -1091,16 +1091,20 @@ def test_cards_left_out_as_another_players_are_shown_and_counted_by_a_tap(
     server: Server, phone: Any
 ) -> None:
     """Two cards at the photo's edge left out as the next player's: the warning shows
-    them on the photo, each not counted and saying why; choosing its own card counts it."""
+    them on the photo, each not counted and saying why, with no "?" (leaving them out is
+    what it did); choosing its own card counts it."""
     page = phone
     open_review(server, page, WITH_NEIGHBOURS, NEIGHBOUR_PHOTO)
     assert page.get_by_test_id("count-tempura").inner_text() == "0"
     assert page.get_by_test_id("show-asked-0").inner_text().startswith(LEFT_OUT_TWO)
-    left_out = page.locator("g.box.uncounted.check")
+    assert page.locator("g.box.check").count() == 0
+    left_out = page.locator("g.box.uncounted")
     assert left_out.count() == 2
     assert left_out.first.get_attribute("aria-label") == (
-        "Tempura (left out as another player's), check it: change or delete"
+        "Tempura (left out as another player's): change or delete"
     )
+    tags = page.locator("svg g.tag text").evaluate_all("(ts) => ts.map((t) => t.textContent)")
+    assert sorted(tags)[-2:] == ["Tempura", "Tempura"]
     left_out.first.focus()
     page.keyboard.press("Enter")
     assert (
@@ -1117,6 +1121,17 @@ def test_cards_left_out_as_another_players_are_shown_and_counted_by_a_tap(
     assert page.get_by_test_id("box-count-note").inner_text() == (
         "12 boxes, 11 cards: 1 box left out as another player's."
     )
+
+
+def test_a_hand_with_a_neighbours_cards_left_out_confirms_at_once(
+    server: Server, phone: Any
+) -> None:
+    """The hand right once the next player's cards were left out: Confirm asks nothing."""
+    page = phone
+    open_review(server, page, WITH_NEIGHBOURS, NEIGHBOUR_PHOTO)
+    page.get_by_test_id("confirm").click()
+    page.wait_for_url("**round=1")
+    assert page.get_by_test_id("confirm-question").count() == 0
 
 
 def test_confirm_asks_first_while_a_card_is_still_marked(server: Server, phone: Any) -> None:
