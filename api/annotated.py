@@ -52,7 +52,7 @@ def annotated_jpeg(
         final = Tally.from_mapping(tally)
         reading = dataclasses.replace(reading, tally=final, cards=final.cards)
     try:
-        image = annotate(decoded.image, reading, told)
+        image = annotate(decoded.image, reading, told, left_out=boxes[boxes.is_left_out])
         return store.put_annotated(key, encode_jpeg(image))
     finally:
         memory.photo_done()

@@ -15,6 +15,7 @@ import numpy as np
 
 from scoring.cards import STACKS, TALLY_NAMES
 from vision.boxes import intersections
+from vision.detections import Detections
 from vision.labels import LABEL_ID, LABELS
 from vision.reading import Reading
 
@@ -48,7 +49,7 @@ def _bgr(hex_colour: str) -> tuple[int, int, int]:
 COLOURS: Final[tuple[tuple[int, int, int], ...]] = tuple(_bgr(PALETTE[label]) for label in LABELS)
 # What the drawing looks like, as a number: a cache of drawn photos keys on it, so that a
 # change here (colours, tags) draws them again. Raise it with any change to the drawing.
-DRAWING: Final[int] = 2
+DRAWING: Final[int] = 3
 STACK_LINK: Final[tuple[int, int, int]] = (255, 0, 255)
 PANEL_TEXT: Final[tuple[int, int, int]] = (255, 255, 255)
 WARNING_TEXT: Final[tuple[int, int, int]] = (80, 200, 255)
@@ -66,20 +67,29 @@ class Told(NamedTuple):
     to_check: frozenset[int]
 
 
-def annotate(image: np.ndarray, reading: Reading, told: Told | None = None) -> np.ndarray:
-    """A copy of `image` (BGR; boxes in its pixels) with the reading drawn on it, and what
-    a review says of it (`told`) where one does."""
+def annotate(
+    image: np.ndarray,
+    reading: Reading,
+    told: Told | None = None,
+    left_out: Detections | None = None,
+) -> np.ndarray:
+    """A copy of `image` (BGR; boxes in its pixels) with the reading drawn on it, what a
+    review says of it (`told`) where one does, and the cards `left_out` as another
+    player's (vision.pipeline), dashed, so that the warning that says so can be seen to."""
     canvas = _as_bgr(image).copy()
     style = _Style.for_image(canvas)
     detections = reading.detections
+    apart = Detections.empty() if left_out is None else left_out
     # Frames, then stack links, then label tags: no line crosses a label.
     for box, class_id in zip(detections.xyxy, detections.class_id, strict=True):
         _draw_frame(canvas, style, box, int(class_id))
+    for box, class_id in zip(apart.xyxy, apart.class_id, strict=True):
+        _draw_dashed_frame(canvas, style, box, int(class_id))
     for wasabi, nigiri in reading.stacks:
         _draw_link(canvas, style, detections.xyxy[wasabi], detections.xyxy[nigiri])
     if told is None:
         told = Told(reading.warning_texts, reading.note_texts, frozenset(reading.to_check))
-    labelled = tags(reading, told.to_check)
+    labelled = [*tags(reading, told.to_check), *left_out_tags(apart)]
     for tag, place in zip(labelled, tag_places(labelled, style, canvas.shape[:2]), strict=True):
         _draw_tag(canvas, style, tag, place)
     _draw_panel(canvas, style, reading, told)
@@ -122,6 +132,14 @@ def tags(reading: Reading, to_check: Iterable[int] | None = None) -> list[Tag]:
         asks = index in checked or on.get(index) in checked
         result.append(Tag(f"{text} ?" if asks else text, box, LABEL_ID[label]))
     return result
+
+
+def left_out_tags(left_out: Detections) -> list[Tag]:
+    """A tag per card left out as another player's: "Tempura, left out"."""
+    return [
+        Tag(f"{TALLY_NAMES[LABELS[int(class_id)]]}, left out", box, int(class_id))
+        for box, class_id in zip(left_out.xyxy, left_out.class_id, strict=True)
+    ]
 
 
 def encode_jpeg(image: np.ndarray, quality: int = 85) -> bytes:
@@ -176,6 +194,20 @@ def _as_bgr(image: np.ndarray) -> np.ndarray:
 def _draw_frame(canvas: np.ndarray, style: _Style, box: np.ndarray, class_id: int) -> None:
     x1, y1, x2, y2 = (round(float(v)) for v in box)
     cv2.rectangle(canvas, (x1, y1), (x2, y2), COLOURS[class_id], style.line, cv2.LINE_AA)
+
+
+def _draw_dashed_frame(canvas: np.ndarray, style: _Style, box: np.ndarray, class_id: int) -> None:
+    """A box's frame in dashes: a card on the photo the tally does not count."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    corners = [(x1, y1), (x2, y1), (x2, y2), (x1, y2)]
+    for (ax, ay), (bx, by) in zip(corners, corners[1:] + corners[:1], strict=True):
+        steps = max(2, int(max(abs(bx - ax), abs(by - ay)) // (4 * style.line)))
+        points = [
+            (round(ax + (bx - ax) * k / steps), round(ay + (by - ay) * k / steps))
+            for k in range(steps + 1)
+        ]
+        for start, end in zip(points[::2], points[1::2], strict=False):
+            cv2.line(canvas, start, end, COLOURS[class_id], style.line, cv2.LINE_AA)
 
 
 def tag_places(

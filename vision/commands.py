@@ -234,7 +234,7 @@ def _can_write(option: str, path: Path, *, read: Path) -> None:
 def run_detect(args: argparse.Namespace) -> int:
     from vision.detector import load_detector
     from vision.photo import PhotoError, load_photo_file
-    from vision.pipeline import read_photo
+    from vision.pipeline import read_settled
 
     if args.photo.is_dir():
         raise IsADirectoryError(f"{args.photo} is a folder: give the photo's file")
@@ -251,7 +251,8 @@ def run_detect(args: argparse.Namespace) -> int:
         photo = load_photo_file(args.photo)
     except PhotoError as error:
         raise PhotoError(error.reason, f"{args.photo}: {error}") from None
-    reading = read_photo(photo, load_detector(args.weights), players=args.players)
+    settled = read_settled(photo, load_detector(args.weights), players=args.players)
+    reading = settled.reading
     if args.annotate:
         from vision.annotate import annotate, encode_jpeg
         from vision.photo import turn_image
@@ -260,8 +261,9 @@ def run_detect(args: argparse.Namespace) -> int:
         # decoded image so turned, with black corners where a slant grew it (as a game
         # keeps it: the networks' smeared edges look like a fault to a person).
         shown = dataclasses.replace(reading, detections=reading.detections.scaled(1 / photo.scale))
+        apart = settled.detections[settled.detections.is_left_out].scaled(1 / photo.scale)
         image = turn_image(photo.image, reading.turn, black_corners=True)
-        args.annotate.write_bytes(encode_jpeg(annotate(image, shown)))
+        args.annotate.write_bytes(encode_jpeg(annotate(image, shown, left_out=apart)))
     if args.json:
         json.dump(reading.to_json(), sys.stdout)
         print()

@@ -4,6 +4,7 @@ counts one by labelling it."""
 
 from __future__ import annotations
 
+import pytest
 from fastapi.testclient import TestClient
 
 from tests.api.conftest import (
@@ -13,6 +14,7 @@ from tests.api.conftest import (
     FakeDetector,
     Table,
     make_photo,
+    texts_drawn,
 )
 
 
@@ -52,3 +54,19 @@ def test_the_cards_left_out_are_shown_not_counted_and_counted_once_labelled(
     back = undone.json()
     assert back["cards"] == 10 and back["warnings"] == [LEFT_OUT_TWO]
     assert [d["id"] for d in back["detections"] if d["left_out"]] == [d["id"] for d in left_out]
+
+
+def test_the_drawn_photo_shows_the_cards_left_out(
+    client: TestClient, detector: FakeDetector, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reviewed photo as drawn (annotated.jpg) shows the two cards its warning says
+    were left out, each tagged so; the detector's photo (the photo's own) too."""
+    table = Table(client, {"players": ["Ana", "Ben"]})
+    detector.register(NEIGHBOUR_PHOTO, WITH_NEIGHBOURS)
+    draft = table.upload(1, 1, make_photo(NEIGHBOUR_PHOTO, WITH_NEIGHBOURS)).json()
+    for url in (f"{table.collection_url(1, 1)}/annotated.jpg", draft["photo"]["annotated_url"]):
+        drawn = texts_drawn(monkeypatch)
+        response = client.get(url)
+        assert response.status_code == 200, response.text
+        assert drawn.count("Tempura, left out") == 2
+        assert "Sashimi: 6" in drawn and not [t for t in drawn if t.startswith("Tempura:")]

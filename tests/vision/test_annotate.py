@@ -12,6 +12,7 @@ from vision.annotate import (
     _Style,
     annotate,
     encode_jpeg,
+    left_out_tags,
     panel_layout,
     tag_places,
     tags,
@@ -251,3 +252,18 @@ def test_a_tag_leaves_its_cards_top_left_icon_in_view() -> None:
         x1, _, x2, _ = (float(v) for v in tag.box)
         assert right - left < (x2 - x1) / 2, tag.text  # it fits twice over
         assert right == round(x2) and left > x1 + (x2 - x1) / 3, (tag.text, left, right)
+
+
+def test_cards_left_out_are_drawn_dashed_with_a_tag_saying_so() -> None:
+    """A card left out as another player's: a dashed frame in its colour (gaps along each
+    side), and a tag saying what it is and that it was left out."""
+    left_out = detections(("tempura", [100, 300, 289, 564], 0.9))
+    reading = read_tally(STACK_AND_TEMPURA)
+    image = photo()
+    without = annotate(image, reading)
+    drawn = annotate(image, reading, left_out=left_out)
+    frame = np.all(drawn == COLOURS[label_id("tempura")], axis=2) & changed(without, drawn)
+    left_side = frame[320:540, 98:103].any(axis=1)
+    assert 0.3 < left_side.mean() < 0.8  # dashes: drawn along part of the side, not all
+    assert [tag.text for tag in left_out_tags(left_out)] == ["Tempura, left out"]
+    assert changed(without, drawn)[270:300, 100:289].any()  # the tag, above the box
