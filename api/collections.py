@@ -25,6 +25,7 @@ from api.schemas import (
     AdjustCount,
     CorrectionCreate,
     DeleteDetection,
+    LeaveOutDetection,
     RelabelDetection,
     SetCounts,
 )
@@ -294,7 +295,7 @@ def correct(
     correction: CorrectionCreate,
     author: str | None,
 ) -> CollectionView:
-    """Apply one correction (relabel, delete, add, set_counts, adjust_count) as a new
+    """Apply one correction (relabel, delete, leave_out, add, set_counts, adjust_count) as a new
     event, at the collection's `correction.version`."""
     _, view = open_collection(session, game, number, seat)
     check_version("collection", view.collection.version, correction.version)
@@ -329,6 +330,16 @@ def _payload(game: Game, view: CollectionView, correction: CorrectionCreate) -> 
             return payload
         case DeleteDetection(detection=ident):
             return {"detection": ident, "previous": _box(state, ident).record()}
+        case LeaveOutDetection(detection=ident):
+            box = _box(state, ident)
+            if box.left_out:
+                raise Unprocessable(
+                    f"detection {ident} is already left out as another player's card: "
+                    "label it to count it"
+                )
+            # A stack is one pile: the wasabi under another player's nigiri is theirs too.
+            partner = view.assessment.stack_with.get(ident)
+            return {"detection": ident, "stack": [] if partner is None else [partner]}
         case AddDetection(box=(x1, y1, x2, y2), label=label):
             photo = view.photo
             if photo is None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal
 
 from scoring import Tally, check_collection
@@ -29,6 +29,9 @@ from vision.reading import read_tally
 UPLOAD: Final = "upload"
 RELABEL: Final = "relabel"
 DELETE: Final = "delete"
+# A box a person says is another player's card: left out of the tally, kept on the photo
+# (and in the learning loop's data, as a card); with it, the other box of its stack.
+LEAVE_OUT: Final = "leave_out"
 ADD: Final = "add"
 SET_COUNTS: Final = "set_counts"
 # A counter's +1 / -1: stored with the count it led to, so that replay never depends on
@@ -39,9 +42,11 @@ CONFIRM: Final = "confirm"
 # Bring back a reading that a later photo replaced: {"photo": id or None, "state_at": seq}
 # (None: the counts entered by hand before any photo; `state_at`: its last event's seq).
 RESTORE: Final = "restore"
-CORRECTIONS: Final[frozenset[str]] = frozenset({RELABEL, DELETE, ADD, SET_COUNTS, ADJUST_COUNT})
+CORRECTIONS: Final[frozenset[str]] = frozenset(
+    {RELABEL, DELETE, LEAVE_OUT, ADD, SET_COUNTS, ADJUST_COUNT}
+)
 KINDS: Final[tuple[str, ...]] = (
-    UPLOAD, RELABEL, DELETE, ADD, SET_COUNTS, ADJUST_COUNT, UNDO, CONFIRM, RESTORE,
+    UPLOAD, RELABEL, DELETE, LEAVE_OUT, ADD, SET_COUNTS, ADJUST_COUNT, UNDO, CONFIRM, RESTORE,
 )  # fmt: skip
 
 Status = Literal["empty", "draft", "confirmed"]
@@ -72,8 +77,8 @@ class Box:
     # For a nigiri's box as detected, the stack check's odds of a wasabi under it (a stack
     # seen only by its strip is warned of where the check did not call it); gone likewise.
     under: float | None = None
-    # A box the reading left out as another player's (it lay apart from the collection):
-    # not counted until a person labels it.
+    # A box left out as another player's card, by the reading (it lay apart from the
+    # collection) or by a person (LEAVE_OUT): not counted until a person labels it.
     left_out: bool = False
 
     def record(self) -> dict[str, Any]:
@@ -245,6 +250,13 @@ def _apply(
             state.boxes.pop(int(dropped["id"]), None)
     elif event.kind == DELETE:
         state.boxes.pop(int(payload["detection"]), None)
+    elif event.kind == LEAVE_OUT:
+        for ident in [int(payload["detection"]), *map(int, payload.get("stack", ()))]:
+            box = state.boxes.get(ident)
+            if box is not None:
+                # A person has looked at it: the warnings naming it have been seen to.
+                looked = box.detected_label or (box.label if box.source == "detector" else None)
+                state.boxes[ident] = replace(box, left_out=True, detected_label=looked)
     elif event.kind == ADD:
         ident = int(payload["detection"])
         state.boxes[ident] = Box(

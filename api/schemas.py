@@ -430,9 +430,10 @@ class BoxPublic(BaseModel):
     )
     left_out: bool = Field(
         default=False,
-        description="left out of the tally as another player's card: it lies apart from "
-        "the collection, and leaving it out made the hand's count right; labelling it (as "
-        "what it is, too) counts it",
+        description="left out of the tally as another player's card: by the reading (it "
+        "lies apart from the collection, and leaving it out made the hand's count right) or "
+        "by a person (the correction `leave_out`); labelling it (as what it is, too) counts "
+        "it",
     )
     stack_with: int | None = Field(
         default=None,
@@ -554,6 +555,17 @@ class DeleteDetection(Strict):
     author: Author = None
 
 
+class LeaveOutDetection(Strict):
+    """A box that is another player's card (the next collection's, caught in the photo):
+    left out of the tally, kept on the photo; the other box of its stack with it.
+    Labelling it counts it again."""
+
+    action: Literal["leave_out"]
+    detection: int = Field(strict=True, ge=1, le=100_000)
+    version: Version
+    author: Author = None
+
+
 class AddDetection(Strict):
     action: Literal["add"]
     box: list[Coordinate] = Field(min_length=4, max_length=4, description="x1, y1, x2, y2")
@@ -600,7 +612,7 @@ class AdjustCount(Strict):
 
 
 CorrectionCreate = Annotated[
-    RelabelDetection | DeleteDetection | AddDetection | SetCounts | AdjustCount,
+    RelabelDetection | DeleteDetection | LeaveOutDetection | AddDetection | SetCounts | AdjustCount,
     Field(discriminator="action"),
 ]
 

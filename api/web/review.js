@@ -690,11 +690,11 @@ function detectedCards(tally) {
   return cards;
 }
 
-function labelGrid(current, choose) {
+function labelGrid(current, choose, extra = null) {
   return h(
     "div",
     { class: "label-grid", onkeydown: arrowAmongButtons },
-    CATEGORIES.map((c) =>
+    ...CATEGORIES.map((c) =>
       h(
         "button",
         {
@@ -709,6 +709,24 @@ function labelGrid(current, choose) {
         c.name,
       ),
     ),
+    extra,
+  );
+}
+
+// The next player's card caught in the photo: left out of the tally, kept on the photo
+// (the learning loop learns it as a card), a stack's two boxes together.
+function leaveOutButton(box, stack) {
+  return h(
+    "button",
+    {
+      class: "button label-choice other-player",
+      "data-testid": "leave-out",
+      onclick: () => {
+        closeSheet();
+        correct({ action: "leave_out", detection: box.id });
+      },
+    },
+    stack ? "Another player's stack" : "Another player's card",
   );
 }
 
@@ -775,7 +793,7 @@ function openBoxSheet(box, stack = null) {
       // A stack read as its own nigiri is that nigiri with no wasabi under it.
       const plain = stack && chosen === nigiriOf(stack);
       correct(plain ? unstacking(stack) : { action: "relabel", detection: box.id, label: chosen });
-    }),
+    }, box.left_out ? null : leaveOutButton(box, stack)),
     // Kept at the sheet's foot (style.css): on a small phone the cards' grid had pushed
     // Delete and Cancel below the screen, nothing saying the sheet scrolled.
     h(

@@ -70,3 +70,38 @@ def test_the_drawn_photo_shows_the_cards_left_out(
         assert response.status_code == 200, response.text
         assert drawn.count("Tempura, left out") == 2
         assert "Sashimi: 6" in drawn and not [t for t in drawn if t.startswith("Tempura:")]
+
+
+def test_a_person_leaves_out_another_players_cards_a_stack_whole(
+    client: TestClient, detector: FakeDetector
+) -> None:
+    """The reading counted the next player's cards (a card of Ana's missed, the hand adds
+    up with theirs): a person leaves them out, a stack's two boxes with one correction;
+    they stay on the photo, not counted; leaving one out again is refused by name;
+    undone, it counts."""
+    table = Table(client, {"players": ["Ana", "Ben"]})
+    records = [
+        *WITH_NEIGHBOURS[:7],
+        {"label": "wasabi", "confidence": 0.9, "box": [0, 200, 80, 240]},
+        {"label": "salmon", "confidence": 0.9, "box": [0, 236, 80, 354]},
+        {"label": "tempura", "confidence": 0.9, "box": [0, 400, 80, 518]},
+    ]
+    detector.register(NEIGHBOUR_PHOTO, records)
+    draft = table.upload(1, 1, make_photo(NEIGHBOUR_PHOTO, records)).json()
+    assert draft["cards"] == 10 and draft["tally"]["salmon_on_wasabi"] == 1
+    salmon = draft["detections"][8]
+    assert salmon["label"] == "salmon" and salmon["stack_with"] == 8
+
+    left = table.correct(1, 1, action="leave_out", detection=salmon["id"])
+    assert left.status_code == 200, left.text
+    after = left.json()
+    assert after["cards"] == 8 and after["tally"]["salmon_on_wasabi"] == 0
+    assert [d["id"] for d in after["detections"] if d["left_out"]] == [8, 9]
+    assert not any(d["counted"] for d in after["detections"] if d["left_out"])
+    assert table.correct(1, 1, action="leave_out", detection=10).json()["cards"] == 7
+
+    again = table.correct(1, 1, action="leave_out", detection=8)
+    assert again.status_code == 422
+    assert "detection 8 is already left out as another player's card" in again.text
+
+    assert table.act(1, 1, "undo").json()["cards"] == 8  # the tempura counts again

@@ -1123,6 +1123,33 @@ def test_cards_left_out_as_another_players_are_shown_and_counted_by_a_tap(
     )
 
 
+def test_another_players_card_counted_is_left_out_from_its_sheet(
+    server: Server, phone: Any
+) -> None:
+    """The reading counted a card of the next player's: its sheet's last choice leaves it
+    out, and it stays on the photo, not counted; Undo counts it again."""
+    page = phone
+    records = [
+        *WITH_NEIGHBOURS[:9],
+        {"label": "tempura", "confidence": 0.9, "box": [0, 400, 80, 518]},
+    ]
+    open_review(server, page, records, NEIGHBOUR_PHOTO)
+    assert page.get_by_test_id("count-tempura").inner_text() == "1"
+    page.locator('g.box[data-label="tempura"]').focus()
+    page.keyboard.press("Enter")
+    page.get_by_test_id("leave-out").click()
+    idle(page)
+    assert page.get_by_test_id("count-tempura").inner_text() == "0"
+    assert page.locator('g.box.uncounted[data-label="tempura"]').count() == 1
+    page.locator('g.box[data-label="tempura"]').focus()
+    page.keyboard.press("Enter")
+    assert page.get_by_test_id("leave-out").count() == 0  # left out already
+    close_sheet(page)
+    page.get_by_test_id("undo").click()
+    idle(page)
+    assert page.get_by_test_id("count-tempura").inner_text() == "1"
+
+
 def test_a_hand_with_a_neighbours_cards_left_out_confirms_at_once(
     server: Server, phone: Any
 ) -> None:
