@@ -202,6 +202,25 @@ def test_cards_left_out_as_another_players_are_written_as_cards_outside_the_tall
     assert len(lines) == 12
 
 
+def test_a_card_a_person_left_out_is_written_as_a_card_outside_the_tally(
+    client: TestClient, detector: FakeDetector, settings: Settings, tmp_path: Path
+) -> None:
+    """A card of the next player's the reading counted, left out by a person: written as
+    a card (a deleted box would have been table), outside Ana's tally."""
+    table = Table(client, {"players": ["Ana", "Ben"]})
+    records = [*WITH_NEIGHBOURS[:9], WITH_NEIGHBOURS[10]]
+    detector.register(NEIGHBOUR_PHOTO, records)
+    assert _upload(table, 1, NEIGHBOUR_PHOTO, records)["cards"] == 10
+    _correct(table, 1, action="leave_out", detection=10)
+    confirmed = table.confirm(1, 1)
+    assert confirmed["cards"] == 9
+    out = tmp_path / "export"
+    _export(settings, out)
+    (item,) = read_split(out, "train")
+    assert [c.get("left_out", False) for c in item.truth["cards"]] == [False] * 9 + [True]
+    assert item.boxes[-1][0] == "tempura" and item.truth["tally"]["tempura"] == 0
+
+
 def test_tallies_the_boxes_cannot_stand_for_are_listed_apart(
     played: dict[str, Any], settings: Settings, tmp_path: Path
 ) -> None:
