@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal
 
-from scoring import Tally, check_collection
+from scoring import STACKS, Tally, check_collection
 from scoring.validation import Problem
 from vision.detections import Detections
 from vision.notices import Notice, NoticeCode
@@ -254,9 +254,12 @@ def _apply(
         for ident in [int(payload["detection"]), *map(int, payload.get("stack", ()))]:
             box = state.boxes.get(ident)
             if box is not None:
-                # A person has looked at it: the warnings naming it have been seen to.
+                # A person has looked at it: the warnings naming it have been seen to. A box
+                # labelled as a stack is left out as its nigiri, its wasabi strip beside it
+                # (as the reading leaves one out: vision.pipeline._left_out).
                 looked = box.detected_label or (box.label if box.source == "detector" else None)
-                state.boxes[ident] = replace(box, left_out=True, detected_label=looked)
+                plain = STACKS.get(box.label, box.label)
+                state.boxes[ident] = replace(box, label=plain, left_out=True, detected_label=looked)
     elif event.kind == ADD:
         ident = int(payload["detection"])
         state.boxes[ident] = Box(

@@ -105,3 +105,29 @@ def test_a_person_leaves_out_another_players_cards_a_stack_whole(
     assert "detection 8 is already left out as another player's card" in again.text
 
     assert table.act(1, 1, "undo").json()["cards"] == 8  # the tempura counts again
+
+
+def test_a_stack_box_left_out_is_its_nigiri_with_its_strip_beside(
+    client: TestClient, detector: FakeDetector
+) -> None:
+    """A box labelled as a whole stack (its wasabi strip absorbed), left out: both boxes
+    go, the stack's as its plain nigiri, so that counting it again counts one card and
+    the learning loop writes two cards, not a stack with no strip."""
+    table = Table(client, {"players": ["Ana", "Ben", "Cy"]})
+    records = [
+        {"label": "wasabi", "confidence": 0.9, "box": [400, 100, 560, 150]},
+        {"label": "squid_on_wasabi", "confidence": 0.9, "box": [400, 150, 560, 387]},
+        {"label": "tempura", "confidence": 0.9, "box": [100, 420, 260, 580]},
+    ]
+    detector.register((800, 600), records)
+    draft = table.upload(1, 1, make_photo((800, 600), records)).json()
+    assert draft["tally"]["squid_on_wasabi"] == 1 and draft["detections"][1]["stack_with"] == 1
+    after = table.correct(1, 1, action="leave_out", detection=2).json()
+    assert after["cards"] == 1
+    assert [(d["label"], d["left_out"]) for d in after["detections"]] == [
+        ("wasabi", True),
+        ("squid", True),
+        ("tempura", False),
+    ]
+    counted = table.correct(1, 1, action="relabel", detection=2, label="squid").json()
+    assert counted["cards"] == 2 and counted["tally"]["squid"] == 1
