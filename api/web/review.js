@@ -747,7 +747,7 @@ function openBoxSheet(box, stack = null) {
   const counted = stack
     ? " One box on the photo, two cards: a nigiri on a wasabi."
     : box.left_out
-      ? " It is not counted: it lies apart from the rest, as another player's card would. If it is this player's, tap its card to count it, or what it really is:"
+      ? " It is not counted: it was left out as another player's card. If it is this player's, tap its card to count it, or what it really is:"
       : box.counted === false
         ? " It is not counted: too unsure, or a second box on the same card. Tap its card to count it, or what it really is:"
         : asked

@@ -1108,8 +1108,8 @@ def test_cards_left_out_as_another_players_are_shown_and_counted_by_a_tap(
     left_out.first.focus()
     page.keyboard.press("Enter")
     assert (
-        "It is not counted: it lies apart from the rest, as another player's card would. If "
-        "it is this player's, tap its card to count it" in page.get_by_test_id("sheet").inner_text()
+        "It is not counted: it was left out as another player's card. If it is this "
+        "player's, tap its card to count it" in page.get_by_test_id("sheet").inner_text()
     )
     page.locator('.label-grid [data-label="tempura"]').click()
     idle(page)
