@@ -721,12 +721,15 @@ function leaveOutButton(box, stack) {
     {
       class: "button label-choice other-player",
       "data-testid": "leave-out",
+      // Short, on one line: a longer choice wrapped, and the sheet beside the photo on a
+      // laptop no longer held every choice without scrolling.
+      "aria-label": `Another player's ${stack ? "stack" : "card"}: leave it out`,
       onclick: () => {
         closeSheet();
         correct({ action: "leave_out", detection: box.id });
       },
     },
-    stack ? "Another player's stack" : "Another player's card",
+    "Another player's",
   );
 }
 
