@@ -171,6 +171,14 @@ def replay(
     return state
 
 
+def _detected_label(box: Box) -> str | None:
+    """What the detector said of a box a person now changes: kept from before where it
+    was changed already; None for a box a person added."""
+    if box.source != "detector":
+        return None
+    return box.detected_label if box.detected_label is not None else box.label
+
+
 def _keep_current(state: ReviewState, replaced_at: int) -> None:
     """Keep the current reading among the earlier ones: a new one is taking its place."""
     if state.photo_id is not None or state.touched:
@@ -235,14 +243,13 @@ def _apply(
     if event.kind == RELABEL:
         box = state.boxes.get(int(payload["detection"]))
         if box is not None:
-            original = box.detected_label if box.detected_label is not None else box.label
             state.boxes[box.id] = Box(
                 id=box.id,
                 label=str(payload["label"]),
                 confidence=1.0,  # a person has looked at it
                 box=box.box,
                 source=box.source,
-                detected_label=original if box.source == "detector" else None,
+                detected_label=_detected_label(box),
             )
         # A stack box relabelled as no stack: the wasabi strip it had absorbed goes too
         # (api.collections._absorbed_strip), in the same step, undone with it.
@@ -257,9 +264,10 @@ def _apply(
                 # A person has looked at it: the warnings naming it have been seen to. A box
                 # labelled as a stack is left out as its nigiri, its wasabi strip beside it
                 # (as the reading leaves one out: vision.pipeline._left_out).
-                looked = box.detected_label or (box.label if box.source == "detector" else None)
                 plain = STACKS.get(box.label, box.label)
-                state.boxes[ident] = replace(box, label=plain, left_out=True, detected_label=looked)
+                state.boxes[ident] = replace(
+                    box, label=plain, left_out=True, detected_label=_detected_label(box)
+                )
     elif event.kind == ADD:
         ident = int(payload["detection"])
         state.boxes[ident] = Box(

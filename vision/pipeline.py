@@ -8,18 +8,18 @@ from typing import Protocol
 
 import numpy as np
 
-from scoring.cards import HAND_SIZE, STACKS
+from scoring.cards import HAND_SIZE
 from vision import neighbours, notices
 from vision.boxes import ious
 from vision.detections import Detections
 from vision.detector import NMS_IOU, zoom_region
-from vision.labels import label_id
 from vision.notices import NoticeCode
 from vision.photo import Photo, card_slant
 from vision.reading import (
     MIN_CONFIDENCE,
     Reading,
     Settled,
+    as_plain,
     card_aspect,
     cards_among,
     noted,
@@ -257,10 +257,7 @@ def _left_out(detections: Detections, apart: np.ndarray) -> Detections:
     size speaks for another player's cards (reading.settle_hand_size). A person who
     counts one sees the nigiri, paired again with a wasabi box under it, as read_tally
     pairs any."""
-    labels, class_id = detections.labels, detections.class_id.copy()
-    for index in apart:
-        class_id[index] = label_id(STACKS.get(labels[index], labels[index]))
-    return detections.relabelled(class_id).leaving_out(apart)
+    return as_plain(detections, apart).leaving_out(apart)
 
 
 def _apart_warned(settled: Settled, photo: Photo) -> Settled:

@@ -332,10 +332,15 @@ def _lone_stacks_as_plain(detections: Detections) -> tuple[Detections, list[int]
     lone = checked_stacks(detections)
     if not lone:
         return detections, []
-    class_id = detections.class_id.copy()
-    for index in lone:
-        class_id[index] = label_id(STACKS[detections.labels[index]])
-    return detections.relabelled(class_id), lone
+    return as_plain(detections, lone), lone
+
+
+def as_plain(detections: Detections, index: Iterable[int]) -> Detections:
+    """The detections with each stack among those at `index` read as its plain nigiri."""
+    labels, class_id = detections.labels, detections.class_id.copy()
+    for i in index:
+        class_id[i] = label_id(STACKS.get(labels[i], labels[i]))
+    return detections.relabelled(class_id)
 
 
 def _still_plain(reading: Reading, plain: list[int]) -> list[int]:
