@@ -276,6 +276,11 @@ class DetectionPublic(BaseModel):
     label: str
     confidence: float
     box: list[float] = Field(description="x1, y1, x2, y2 in the original photo's pixels")
+    left_out: bool = Field(
+        default=False,
+        description="not counted in the tally: left out as another player's card, lying "
+        "apart at the photo's edge where leaving it out made the hand's count right",
+    )
 
 
 NOTES = (

@@ -265,7 +265,7 @@ def run_detect(args: argparse.Namespace) -> int:
         image = turn_image(photo.image, reading.turn, black_corners=True)
         args.annotate.write_bytes(encode_jpeg(annotate(image, shown, left_out=apart)))
     if args.json:
-        json.dump(reading.to_json(), sys.stdout)
+        json.dump(settled.to_json(), sys.stdout)
         print()
         return 0
     print(tally_said(reading.tally.to_dict(), reading.cards))

@@ -133,11 +133,12 @@ class Detections:
         return [LABELS[i] for i in self.class_id]
 
     def to_records(self, *, stored: bool = False) -> list[dict[str, Any]]:
-        """The JSON shape of design.md: label, confidence (3 decimals), box (1 decimal).
+        """The JSON shape of design.md: label, confidence (3 decimals), box (1 decimal),
+        and "left_out": whether the tally leaves the box out as another player's card.
         `stored`: the form a game stores, so that its review still sees what the reading
         warned of (not the contract's): a nigiri's or maki's box also keeps its "doubt",
-        a nigiri's the stack check's odds of a wasabi "under" it, and a box left out as
-        another player's says so ("left_out")."""
+        a nigiri's the stack check's odds of a wasabi "under" it, and "left_out" is
+        written only where true."""
         records: list[dict[str, Any]] = [
             {
                 "label": LABELS[int(c)],
@@ -152,9 +153,9 @@ class Detections:
                     record["doubt"] = round(float(doubt), 3)
                 if not np.isnan(under):
                     record["under"] = round(float(under), 3)
-            for record, left_out in zip(records, self.is_left_out, strict=True):
-                if left_out:
-                    record["left_out"] = True
+        for record, left_out in zip(records, self.is_left_out, strict=True):
+            if left_out or not stored:
+                record["left_out"] = bool(left_out)
         return records
 
     def scaled(self, factor: float) -> Detections:

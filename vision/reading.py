@@ -135,8 +135,9 @@ class Reading:
     turn: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        """The body of POST /api/v1/detect (design.md), with `turned`: the degrees
-        clockwise the photo was turned to read it (0 nearly always)."""
+        """The reading as POST /api/v1/detect answers it (design.md), with `turned`: the
+        degrees clockwise the photo was turned to read it (0 nearly always); the boxes
+        left out as another player's are its Settled's to add (`Settled.to_json`)."""
         return {
             "tally": self.tally.to_dict(),
             "cards": int(self.cards),
@@ -274,6 +275,14 @@ class Settled(NamedTuple):
     # What the hand size (or the closer look, or the turn) changed or left unsure: stored
     # with a game's photo, since a review reads its boxes again without them.
     notices: list[Notice]
+
+    def to_json(self) -> dict[str, Any]:
+        """The body of POST /api/v1/detect: the reading's, its detections followed by the
+        boxes left out as another player's, flagged so, that a client can show them."""
+        body = self.reading.to_json()
+        left_out = self.detections[self.detections.is_left_out]
+        body["detections"] += left_out.to_records()
+        return body
 
 
 def settle_hand_size(

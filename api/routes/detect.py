@@ -11,7 +11,7 @@ from api.deps import DetectorDep, DetectUploadDep, SettingsDep
 from api.limits import JsonBodyRoute
 from api.schemas import DetectForm, DetectResponse
 from api.uploads import PHOTO_ERRORS, decode_photo, multipart_openapi
-from vision.pipeline import read_photo
+from vision.pipeline import read_settled
 
 router = APIRouter(tags=["detect"], route_class=JsonBodyRoute)
 
@@ -36,7 +36,7 @@ def detect(upload: DetectUploadDep, settings: SettingsDep, detector: DetectorDep
         photo = decode_photo(
             form.data, max_bytes=settings.max_upload_bytes, max_pixels=settings.max_pixels
         )
-        reading = read_photo(photo, detector, players=form.fields.players)
+        settled = read_settled(photo, detector, players=form.fields.players)
     finally:
         memory.photo_done()  # the photo's buffers go back to the system soon after
-    return DetectResponse.model_validate(reading.to_json())
+    return DetectResponse.model_validate(settled.to_json())

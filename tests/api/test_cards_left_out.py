@@ -36,6 +36,10 @@ def test_the_cards_left_out_are_shown_not_counted_and_counted_once_labelled(
         not d["counted"] and not d["check"] and d["asks"] == [LEFT_OUT_TWO] for d in left_out
     )
     assert all(d["counted"] for d in draft["detections"] if not d["left_out"])
+    # The photo's record (the detector's boxes) flags them too.
+    record = client.get(draft["photo"]["image_url"].removesuffix("/image"))
+    assert record.status_code == 200, record.text
+    assert [d["left_out"] for d in record.json()["detections"]] == [False] * 10 + [True] * 2
 
     # Ana says the first is hers after all: labelled as what it is, it counts.
     counted = table.correct(1, 1, action="relabel", detection=left_out[0]["id"], label="tempura")

@@ -16,7 +16,15 @@ from PIL import Image
 
 from api.main import create_app
 from api.settings import Settings
-from tests.api.conftest import FakeDetector, Table, boxes_for, make_photo
+from tests.api.conftest import (
+    LEFT_OUT_TWO,
+    NEIGHBOUR_PHOTO,
+    WITH_NEIGHBOURS,
+    FakeDetector,
+    Table,
+    boxes_for,
+    make_photo,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -38,8 +46,28 @@ def test_detect_returns_design_md_body(client: TestClient, detector: FakeDetecto
         "label": "tempura",
         "confidence": 0.9,
         "box": [float(v) for v in records[0]["box"]],
+        "left_out": False,
     }
     assert detector.calls == 1 and detector.on_event_loop == 0
+
+
+def test_detect_flags_the_cards_it_left_out(client: TestClient, detector: FakeDetector) -> None:
+    """A neighbour's two cards at the photo's edge, left out to make a two-player hand of
+    ten right, are listed flagged `left_out`: a client adding up the boxes it was sent
+    counts the tally's ten, not twelve."""
+    detector.register(NEIGHBOUR_PHOTO, WITH_NEIGHBOURS)
+    response = client.post(
+        "/api/v1/detect",
+        files={"image": ("cards.jpg", make_photo(NEIGHBOUR_PHOTO, WITH_NEIGHBOURS), "image/jpeg")},
+        data={"players": "2"},
+    )
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["cards"] == 10 and body["warnings"] == [LEFT_OUT_TWO]
+    flags = [d["left_out"] for d in body["detections"]]
+    assert len(flags) == 12 and flags.count(True) == 2
+    left_out = [d for d in body["detections"] if d["left_out"]]
+    assert {d["label"] for d in left_out} == {"tempura"} and body["tally"]["tempura"] == 0
 
 
 def test_detect_players_checks_the_hand_size(client: TestClient, detector: FakeDetector) -> None:

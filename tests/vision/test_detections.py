@@ -58,7 +58,7 @@ def test_not_asked_is_nan_and_never_reaches_the_json() -> None:
     plain = Detections([[0, 0, 10, 10]], [0.9], [0])
     assert np.isnan(plain.wasabi_under).all()
     assert np.isnan(Detections.empty().wasabi_under).shape == (0,)
-    assert set(three().to_records()[0]) == {"label", "confidence", "box"}
+    assert set(three().to_records()[0]) == {"label", "confidence", "box", "left_out"}
 
 
 @pytest.mark.parametrize(

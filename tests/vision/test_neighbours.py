@@ -12,7 +12,7 @@ from vision.labels import label_id
 from vision.notices import NoticeCode
 from vision.photo import Photo
 from vision.pipeline import read_photo
-from vision.reading import cards_among, read_tally
+from vision.reading import Settled, cards_among, read_tally
 
 WIDTH, HEIGHT = 1000, 500  # the decoded photo; the original is twice as large
 
@@ -113,7 +113,14 @@ def test_the_cards_left_out_stay_for_the_reviewer_to_count() -> None:
     assert [n.boxes for n in told if n.code == NoticeCode.LEFT_OUT_APART] == [(10, 11)]
     records = detections.to_records(stored=True)
     assert [r.get("left_out", False) for r in records] == [False] * 10 + [True] * 2
-    assert "left_out" not in detections.to_records()[10]  # not the contract's
+    assert "left_out" not in records[0]  # stored only where true
+    # The contract's shape (POST /detect) flags every box: a client that adds up its
+    # labels must not count a neighbour's cards.
+    assert [r["left_out"] for r in detections.to_records()] == [False] * 10 + [True] * 2
+    settled = Settled(detections, reading, told)
+    body = settled.to_json()  # POST /detect's: the reading's boxes, then those left out
+    assert [d["left_out"] for d in body["detections"]] == [False] * 10 + [True] * 2
+    assert body["cards"] == 10
     again = Detections.from_records(records)
     assert again.is_left_out.tolist() == detections.is_left_out.tolist()
     assert read_tally(again).cards == 10

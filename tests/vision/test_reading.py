@@ -959,7 +959,8 @@ def test_to_json_is_the_detect_body() -> None:
     assert list(body["tally"]) == list(TALLY_KEYS)
     assert body["tally"]["squid_on_wasabi"] == 1 and body["cards"] == 3
     assert [d["label"] for d in body["detections"]] == ["wasabi", "squid", "tempura"]
-    assert set(body["detections"][0]) == {"label", "confidence", "box"}
+    assert body["detections"][0]["left_out"] is False
+    assert set(body["detections"][0]) == {"label", "confidence", "box", "left_out"}
     assert json.loads(json.dumps(body)) == body
     assert all(type(v) is int for v in body["tally"].values())
     assert json.dumps(body["tally"]) == (
