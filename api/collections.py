@@ -28,6 +28,7 @@ from api.schemas import (
     LeaveOutDetection,
     RelabelDetection,
     SetCounts,
+    SwapLeftOut,
 )
 from api.storage import PhotoStore, media_type, sha256_hex
 from scoring import (
@@ -295,8 +296,8 @@ def correct(
     correction: CorrectionCreate,
     author: str | None,
 ) -> CollectionView:
-    """Apply one correction (relabel, delete, leave_out, add, set_counts, adjust_count) as a new
-    event, at the collection's `correction.version`."""
+    """Apply one correction (relabel, delete, leave_out, swap_left_out, add, set_counts,
+    adjust_count) as a new event, at the collection's `correction.version`."""
     _, view = open_collection(session, game, number, seat)
     check_version("collection", view.collection.version, correction.version)
     payload = _payload(game, view, correction)
@@ -340,6 +341,18 @@ def _payload(game: Game, view: CollectionView, correction: CorrectionCreate) -> 
             # A stack is one pile: the wasabi under another player's nigiri is theirs too.
             partner = view.assessment.stack_with.get(ident)
             return {"detection": ident, "stack": [] if partner is None else [partner]}
+        case SwapLeftOut():
+            count = [ident for ident, box in state.boxes.items() if box.left_out]
+            if not count:
+                raise Unprocessable(
+                    "no card is left out as another player's: there is none to count instead"
+                )
+            others = [
+                ident
+                for ident, box in state.boxes.items()
+                if not box.left_out and box.source == "detector"
+            ]
+            return {"count": count, "leave_out": others}
         case AddDetection(box=(x1, y1, x2, y2), label=label):
             photo = view.photo
             if photo is None:

@@ -32,6 +32,10 @@ DELETE: Final = "delete"
 # A box a person says is another player's card: left out of the tally, kept on the photo
 # (and in the learning loop's data, as a card); with it, the other box of its stack.
 LEAVE_OUT: Final = "leave_out"
+# The cards left out as another player's were this player's, and those counted the other
+# player's (the reading took the next collection for this one): both sides turned over at
+# once, {"count": [ids], "leave_out": [ids]}.
+SWAP_LEFT_OUT: Final = "swap_left_out"
 ADD: Final = "add"
 SET_COUNTS: Final = "set_counts"
 # A counter's +1 / -1: stored with the count it led to, so that replay never depends on
@@ -43,10 +47,11 @@ CONFIRM: Final = "confirm"
 # (None: the counts entered by hand before any photo; `state_at`: its last event's seq).
 RESTORE: Final = "restore"
 CORRECTIONS: Final[frozenset[str]] = frozenset(
-    {RELABEL, DELETE, LEAVE_OUT, ADD, SET_COUNTS, ADJUST_COUNT}
+    {RELABEL, DELETE, LEAVE_OUT, SWAP_LEFT_OUT, ADD, SET_COUNTS, ADJUST_COUNT}
 )
 KINDS: Final[tuple[str, ...]] = (
-    UPLOAD, RELABEL, DELETE, LEAVE_OUT, ADD, SET_COUNTS, ADJUST_COUNT, UNDO, CONFIRM, RESTORE,
+    UPLOAD, RELABEL, DELETE, LEAVE_OUT, SWAP_LEFT_OUT, ADD, SET_COUNTS, ADJUST_COUNT, UNDO,
+    CONFIRM, RESTORE,
 )  # fmt: skip
 
 Status = Literal["empty", "draft", "confirmed"]
@@ -179,6 +184,20 @@ def _detected_label(box: Box) -> str | None:
     return box.detected_label if box.detected_label is not None else box.label
 
 
+def _leave_out(state: ReviewState, ids: Iterable[int]) -> None:
+    """The boxes `ids` left out as another player's cards. A person has looked at each:
+    the warnings naming it have been seen to. A box labelled as a stack is left out as its
+    nigiri, its wasabi strip beside it (as the reading leaves one out:
+    vision.pipeline._left_out)."""
+    for ident in ids:
+        box = state.boxes.get(ident)
+        if box is not None:
+            plain = STACKS.get(box.label, box.label)
+            state.boxes[ident] = replace(
+                box, label=plain, left_out=True, detected_label=_detected_label(box)
+            )
+
+
 def _keep_current(state: ReviewState, replaced_at: int) -> None:
     """Keep the current reading among the earlier ones: a new one is taking its place."""
     if state.photo_id is not None or state.touched:
@@ -258,16 +277,14 @@ def _apply(
     elif event.kind == DELETE:
         state.boxes.pop(int(payload["detection"]), None)
     elif event.kind == LEAVE_OUT:
-        for ident in [int(payload["detection"]), *map(int, payload.get("stack", ()))]:
-            box = state.boxes.get(ident)
-            if box is not None:
-                # A person has looked at it: the warnings naming it have been seen to. A box
-                # labelled as a stack is left out as its nigiri, its wasabi strip beside it
-                # (as the reading leaves one out: vision.pipeline._left_out).
-                plain = STACKS.get(box.label, box.label)
-                state.boxes[ident] = replace(
-                    box, label=plain, left_out=True, detected_label=_detected_label(box)
-                )
+        _leave_out(state, [int(payload["detection"]), *map(int, payload.get("stack", ()))])
+    elif event.kind == SWAP_LEFT_OUT:
+        # Counted as they were read: owning a card says nothing of its kind, so the
+        # warnings on it still ask (all but the one that said it was left out).
+        for ident in map(int, payload["count"]):
+            if (box := state.boxes.get(ident)) is not None:
+                state.boxes[ident] = replace(box, left_out=False)
+        _leave_out(state, map(int, payload["leave_out"]))
     elif event.kind == ADD:
         ident = int(payload["detection"])
         state.boxes[ident] = Box(
@@ -321,14 +338,18 @@ def _makes_up_the_hand(warning: StoredWarning) -> bool:
 def _standing(warning: StoredWarning, state: ReviewState) -> tuple[str, list[int]] | None:
     """A stored warning's words and the ids of the boxes it names that no person has
     changed (relabelled or deleted) yet; None once every one of them is: what it warned of
-    was seen to. A box checked does not vouch for another the same warning names."""
+    was seen to. A box checked does not vouch for another the same warning names. That a
+    card was left out stands only while it is (SWAP_LEFT_OUT counts it unlabelled)."""
     if isinstance(warning, str):
         return warning, []
     ids = [int(index) + 1 for index in warning["boxes"]]
+    of_left_out = warning.get("code") == NoticeCode.LEFT_OUT_APART
     unchecked = [
         ident
         for ident in ids
-        if (box := state.boxes.get(ident)) is not None and box.detected_label is None
+        if (box := state.boxes.get(ident)) is not None
+        and box.detected_label is None
+        and (box.left_out or not of_left_out)
     ]
     return (str(warning["text"]), unchecked) if unchecked else None
 

@@ -571,6 +571,17 @@ class LeaveOutDetection(Strict):
     author: Author = None
 
 
+class SwapLeftOut(Strict):
+    """The cards left out as another player's are this player's, and the cards counted
+    another player's: where the reading took the next collection, caught in the photo,
+    for this one. Every box left out is counted (as read), every box the detector found
+    that was not is left out; a box a person added stays as it is."""
+
+    action: Literal["swap_left_out"]
+    version: Version
+    author: Author = None
+
+
 class AddDetection(Strict):
     action: Literal["add"]
     box: list[Coordinate] = Field(min_length=4, max_length=4, description="x1, y1, x2, y2")
@@ -617,7 +628,13 @@ class AdjustCount(Strict):
 
 
 CorrectionCreate = Annotated[
-    RelabelDetection | DeleteDetection | LeaveOutDetection | AddDetection | SetCounts | AdjustCount,
+    RelabelDetection
+    | DeleteDetection
+    | LeaveOutDetection
+    | SwapLeftOut
+    | AddDetection
+    | SetCounts
+    | AdjustCount,
     Field(discriminator="action"),
 ]
 

@@ -19,13 +19,16 @@ reads it, for the share of its photos read right that carry a warning.
 A card "shows" where a tenth of it or more is in the frame. Seed 19000: no training or
 tuning set uses it (19500 chose vision.neighbours' thresholds). Each photo's outcome:
 read right, read wrong with a warning the review screen shows, or read wrong without one.
-Last, of the photos where the finder boxed a card of the neighbour's, those where the
-group taken as the collection's (vision.neighbours.groups) is mostly the neighbour's.
+Of the photos read wrong with a warning, those that one swap of the cards left out for
+those counted makes right (the review's `swap_left_out`, one tap on the warning). Last,
+of the photos where the finder boxed a card of the neighbour's, those where the group
+taken as the collection's (vision.neighbours.groups) is mostly the neighbour's.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from collections import Counter
 from pathlib import Path
 
@@ -41,6 +44,7 @@ from vision.detector import load_detector
 from vision.notices import warns
 from vision.photo import Photo, load_photo
 from vision.pipeline import detect_photo, review_detections
+from vision.reading import read_tally
 from vision.training.evaluate import evaluate
 
 SHOWS = 0.1  # of a card's area in the frame
@@ -76,6 +80,16 @@ def collection_taken_wrong(scene: Scene, seen: Photo, found: Detections) -> bool
         return None
     group = neighbours.groups(found.xyxy, seen.original_size)
     return bool(theirs[group == 0].mean() > 0.5)
+
+
+def swap_makes_right(detections: Detections, truth: Tally) -> bool:
+    """Whether counting the boxes left out and leaving out the rest (the review's
+    swap_left_out: the reading took the neighbour's collection for this one) reads
+    `truth`. Only where some box was left out: else the review offers no swap."""
+    left_out = detections.is_left_out
+    if not left_out.any():
+        return False
+    return read_tally(dataclasses.replace(detections, left_out=~left_out)).tally == truth
 
 
 def _area(polygon: np.ndarray) -> float:
@@ -123,6 +137,7 @@ def main() -> None:
     outcomes: dict[str, Counter[str]] = {}
     taken: list[bool] = []
     split = 0  # photos whose boxes fall into more than one group
+    swapped = 0  # photos read wrong that the review's swap_left_out makes right
     for _ in range(args.photos):
         scene = make_scene(rng, deck, size=args.size, neighbour=not args.alone)
         shown = neighbours_shown(scene)
@@ -133,11 +148,13 @@ def main() -> None:
         assert not photo.turn, "a scene's JPEG carries no EXIF orientation"
         seen, found = detect_photo(photo, detector)
         players = scene.collection.players
-        reading = review_detections(seen, found, players, detector).reading
-        if reading.tally == Tally.from_mapping(scene.tally()):
+        settled = review_detections(seen, found, players, detector)
+        reading, truth = settled.reading, Tally.from_mapping(scene.tally())
+        if reading.tally == truth:
             outcome = "right"
         elif any(map(warns, reading.remarks)):
             outcome = "wrong, warned"
+            swapped += swap_makes_right(settled.detections, truth)
         else:
             outcome = "wrong, unwarned"
         outcomes.setdefault(group, Counter())[outcome] += 1
@@ -163,6 +180,10 @@ def main() -> None:
             f"{counts['wrong, unwarned']:>9}"
         )
     print(f"photos whose boxes, as read, lie in more than one group: {split}")
+    print(
+        f"photos read wrong, warned, that one swap of the cards left out for those counted "
+        f"makes right (the review's swap_left_out): {swapped}"
+    )
     print(
         f"photos where a neighbour's card was boxed: {len(taken)}; the collection taken "
         f"as the neighbour's group: {sum(taken)}"

@@ -450,6 +450,11 @@ function placeMark(place, players, colour) {
   );
 }
 
+// The longest name (in characters) a phone shows beside its points in the standings,
+// 2.4 em of bold text at 320 px and some 4 em at 390 (style.css): a longer one puts every
+// name on a line of its own.
+const NAME_BESIDE = 5;
+
 function standingsPanel() {
   const game = app.game;
   const st = app.standings;
@@ -523,7 +528,10 @@ function standingsPanel() {
   }
   const table = h(
     "table",
-    { class: "scores standings-table", "data-testid": "standings-table" },
+    {
+      class: `scores standings-table${st.players.some((p) => p.name.length > NAME_BESIDE) ? " long-names" : ""}`,
+      "data-testid": "standings-table",
+    },
     h(
       "thead",
       {},
@@ -542,7 +550,7 @@ function standingsPanel() {
       {},
       // The final results stand in place order (the scoring engine's places: points, then
       // puddings); until then, seat order. A row keeps its seat's colour and test id.
-      seated(st).map(([p, i]) => {
+      seated(st).flatMap(([p, i]) => {
         const colour = SEAT_COLOURS[i % SEAT_COLOURS.length];
         const cells = [];
         for (let r = 0; r < game.rounds; r += 1) {
@@ -551,10 +559,18 @@ function standingsPanel() {
         const dessert = st.complete
           ? `${p.dessert > 0 ? "+" : p.dessert < 0 ? "−" : ""}${Math.abs(p.dessert)} (${p.puddings})`
           : `(${p.puddings})`;
-        return h(
+        const win = st.winners.includes(p.name) ? "win" : "";
+        // On a phone a long name stands whole on a line of its own above its points
+        // (style.css): beside them it kept two to five letters ("Si…", "Siob…").
+        const nameLine = h(
+          "tr",
+          { class: `name-line ${win}`, "aria-hidden": "true", "data-testid": `name-line-${i + 1}` },
+          h("td", { colspan: game.rounds + 3 }, h("span", { class: "name" }, p.name)),
+        );
+        return [nameLine, h(
           "tr",
           {
-            class: st.winners.includes(p.name) ? "win" : "",
+            class: win,
             "data-testid": `standing-${i + 1}`,
             "data-place": st.complete ? p.place : null,
           },
@@ -569,7 +585,7 @@ function standingsPanel() {
           cells,
           h("td", { "data-col": "dessert", "data-points": p.dessert, "data-puddings": p.puddings }, dessert),
           h("td", { "data-col": "total", class: "total" }, p.total),
-        );
+        )];
       }),
     ),
   );

@@ -54,7 +54,7 @@ export function reviewScreen() {
   // below the photo a reviewer could confirm without having seen it. On a phone it comes
   // before the photo; beside it on a wide screen (style.css), over the counters, so that
   // the photo starts high and fits above the Confirm bar.
-  const toCheck = h("div", { class: "review-status" }, status, handCheck(c), warningsList(c));
+  const toCheck = h("div", { class: "review-status" }, status, handCheck(c), warningsList(c, editable));
   return [head, ...banners, h("div", { class: `review${c.photo ? "" : " no-photo-yet"}` }, toCheck, photoSide, tallySide), earlierList(c, editable), bar];
 }
 
@@ -147,7 +147,7 @@ function handOff(c) {
   return short === -1 ? `: a card${which} may be ${why}` : `: ${-short} cards${which} may be ${why}`;
 }
 
-function warningsList(c) {
+function warningsList(c, editable) {
   const messages = [
     ...c.warnings.map((text) => ({ severity: "warning", message: text })),
     ...c.problems.filter((p) => p.code !== "too_few_cards" && p.code !== "too_many_cards"),
@@ -167,6 +167,7 @@ function warningsList(c) {
           ? c.detections.filter((box) => box.asks?.includes(p.message)).map((box) => box.id)
           : [];
       if (!ids.length) return h("li", { class: p.severity }, words);
+      const leftOut = new Set(c.detections.filter((box) => box.left_out).map((box) => box.id));
       return h(
         "li",
         { class: p.severity },
@@ -182,8 +183,26 @@ function warningsList(c) {
           " ",
           h("span", { class: "show" }, "Show"),
         ),
+        editable && ids.every((id) => leftOut.has(id)) ? swapButton(ids.length) : null,
       );
     }),
+  );
+}
+
+// Where the reading took the next player's collection, caught in the photo, for this one
+// (counting it, leaving this player's own cards out at the edge), one tap turns both sides
+// over: some forty taps, a card at a time. Undo turns them back.
+function swapButton(count) {
+  const these = count === 1 ? "this card" : "these cards";
+  return h(
+    "button",
+    {
+      class: "button swap-left-out",
+      "data-testid": "swap-left-out",
+      "aria-label": `Count ${these} as this player's, and leave out the cards counted`,
+      onclick: () => correct({ action: "swap_left_out" }),
+    },
+    `Count ${count === 1 ? "it" : "them"}, leave out the rest`,
   );
 }
 

@@ -135,3 +135,42 @@ def test_a_stack_box_left_out_is_its_nigiri_with_its_strip_beside(
     ]
     counted = table.correct(1, 1, action="relabel", detection=2, label="squid").json()
     assert counted["cards"] == 2 and counted["tally"]["squid"] == 1
+
+
+def test_a_person_swaps_the_cards_left_out_for_the_cards_counted(
+    client: TestClient, detector: FakeDetector
+) -> None:
+    """Where the reading took the next player's collection for this one, counting it and
+    leaving out this player's own cards at the edge, one correction turns both sides
+    over: the cards left out are counted as read, the detector's other boxes left out; a
+    box a person added stays counted. The warning that said they were left out goes;
+    undone, it all comes back. With no card left out there is nothing to swap: 422."""
+    table = Table(client, {"players": ["Ana", "Ben"]})
+    detector.register(NEIGHBOUR_PHOTO, WITH_NEIGHBOURS)
+    draft = table.upload(1, 1, make_photo(NEIGHBOUR_PHOTO, WITH_NEIGHBOURS)).json()
+    assert draft["warnings"] == [LEFT_OUT_TWO]
+    added = table.correct(1, 1, action="add", box=[1000, 600, 1080, 718], label="pudding")
+    assert added.status_code == 200, added.text
+    assert added.json()["cards"] == 11
+
+    swapped = table.correct(1, 1, action="swap_left_out")
+    assert swapped.status_code == 200, swapped.text
+    after = swapped.json()
+    assert after["cards"] == 3
+    assert (after["tally"]["tempura"], after["tally"]["pudding"]) == (2, 1)
+    assert after["tally"]["sashimi"] == after["tally"]["dumpling"] == 0
+    boxes = after["detections"]
+    assert [d["left_out"] for d in boxes] == [True] * 10 + [False] * 3
+    assert [d["counted"] for d in boxes] == [False] * 10 + [True] * 3
+    assert LEFT_OUT_TWO not in after["warnings"]
+    kinds = [e["kind"] for e in client.get(f"{table.collection_url(1, 1)}/events").json()]
+    assert kinds[-1] == "swap_left_out"
+
+    undone = table.act(1, 1, "undo").json()
+    assert undone["cards"] == 11 and undone["warnings"] == [LEFT_OUT_TWO]
+    assert [d["left_out"] for d in undone["detections"]] == [False] * 10 + [True] * 2 + [False]
+
+    table.set_counts(1, 2, {"tempura": 1})  # Ben's: no photo, no card left out
+    refused = table.correct(1, 2, action="swap_left_out")
+    assert refused.status_code == 422
+    assert "no card is left out as another player's" in refused.text

@@ -326,6 +326,52 @@ def test_five_long_names_keep_the_game_as_wide_as_the_phone(server: Server, phon
     assert wide <= page.viewport_size["width"], wide
 
 
+# Each standings row's name as the eye sees it: the name's own line (shown, and whole),
+# or the name beside the points (shown, and whether cut short).
+SHOWN_NAMES = """() => [...document.querySelectorAll('[data-testid^="standing-"]')].map((tr) => {
+  const line = tr.previousElementSibling;
+  const beside = tr.querySelector("th .name");
+  const seen = (e) => e.getBoundingClientRect().width > 1 && getComputedStyle(e).display !== "none";
+  return {
+    line: seen(line) ? line.textContent : null,
+    whole: line.scrollWidth <= line.clientWidth,
+    beside: seen(beside) ? beside.textContent : null,
+    cut: beside.scrollWidth > beside.clientWidth,
+  };
+})"""
+
+
+def test_long_names_stand_whole_in_the_standings(server: Server, phone: Any) -> None:
+    """At 320 px the final standings of five long names had read "Si…", "Je…", "M…": cut
+    to make room for the points, at 390 px to four letters. A table with a long name
+    puts each name whole on a line of its own above its points; short names stay
+    beside them."""
+    page = phone
+    names = ["Siobhán Ní Mhaolagáin", "Jean-Baptiste Charpentier", "Bo"]
+    game = new_game(server, names)
+    hands = [{"tempura": 2, "sashimi": 3}, {"dumpling": 5}, {"maki_3": 2, "egg": 1}]
+    play_through_the_api(server, game, hands)
+    page.goto(edit_url(server, game))
+    page.get_by_test_id("winner").wait_for()
+    shown = page.evaluate(SHOWN_NAMES)
+    assert sorted(row["line"] for row in shown) == sorted(names), shown
+    assert all(row["whole"] and row["beside"] is None for row in shown), shown
+    # Still each row's header, read aloud with its points; the line above is not.
+    row = page.get_by_test_id("standing-1")
+    assert row.get_by_role("rowheader").inner_text().endswith(names[0])
+    assert page.get_by_test_id("name-line-1").get_attribute("aria-hidden") == "true"
+    wide = page.evaluate("() => document.documentElement.scrollWidth")
+    assert wide <= page.viewport_size["width"], wide
+
+    short = new_game(server, ["Ana", "Ben"])
+    play_through_the_api(server, short)
+    page.goto(edit_url(server, short))
+    page.get_by_test_id("winner").wait_for()
+    shown = page.evaluate(SHOWN_NAMES)
+    assert sorted(row["beside"] for row in shown) == ["Ana", "Ben"], shown
+    assert all(row["line"] is None and not row["cut"] for row in shown), shown
+
+
 def test_a_name_cut_at_its_limit_is_said_so(server: Server, phone: Any) -> None:
     """A long name had been cut at 40 characters without a word."""
     page = phone
@@ -1148,6 +1194,33 @@ def test_another_players_card_counted_is_left_out_from_its_sheet(
     page.get_by_test_id("undo").click()
     idle(page)
     assert page.get_by_test_id("count-tempura").inner_text() == "1"
+
+
+def test_the_cards_left_out_are_swapped_for_those_counted_with_one_tap(
+    server: Server, phone: Any
+) -> None:
+    """Where the reading took the next player's collection for this one, the warning that
+    cards were left out offers to count them and leave out the rest: one tap, where each
+    card had taken two; Undo turns both sides back."""
+    page = phone
+    open_review(server, page, WITH_NEIGHBOURS, NEIGHBOUR_PHOTO)
+    assert page.get_by_test_id("count-sashimi").inner_text() == "6"
+    swap = page.get_by_test_id("swap-left-out")
+    assert swap.inner_text() == "Count them, leave out the rest"
+    box = swap.bounding_box()
+    assert box is not None and box["height"] >= 44  # a finger's tap
+    assert box["x"] + box["width"] <= page.viewport_size["width"]
+    swap.click()
+    idle(page)
+    counts = {k: page.get_by_test_id(f"count-{k}").inner_text() for k in ("tempura", "sashimi")}
+    assert counts == {"tempura": "2", "sashimi": "0"}
+    assert page.locator("g.box.uncounted").count() == 10
+    assert page.get_by_test_id("swap-left-out").count() == 0  # its warning seen to
+    page.get_by_test_id("undo").click()
+    idle(page)
+    assert page.get_by_test_id("count-sashimi").inner_text() == "6"
+    assert page.locator("g.box.uncounted").count() == 2
+    assert page.get_by_test_id("swap-left-out").count() == 1
 
 
 def test_a_hand_with_a_neighbours_cards_left_out_confirms_at_once(
@@ -2490,8 +2563,8 @@ def test_a_three_round_games_standings_fit_a_phone(
 ) -> None:
     """At 360 and 375 px, the commonest phones, as at 320, the totals had covered part of
     the pudding column (the table 11-24 px wider than its frame). Five long names and a
-    pudding of "−6 (0)": each name shows as much as the columns leave it (cut to 12 % of
-    the screen, "Ba…" at 360 px, they had left room unused)."""
+    pudding of "−6 (0)": beside the points a name kept what the columns left it ("Ba…"
+    at 320 px, "Bart…" at 390); each now stands whole on its own line above them."""
     names = ["Bartholomew", "Anastasia", "Maximilian", "Li", "Jo"]
     game = httpx.post(f"{server.url}/api/v1/games", json={"players": names, "rounds": 3}).json()
     hands = [{"tempura": 4, "sashimi": 3, "pudding": p} for p in (0, 1, 2, 3, 3)]
@@ -2503,14 +2576,9 @@ def test_a_three_round_games_standings_fit_a_phone(
             "(s) => [s.scrollWidth, s.clientWidth]"
         )
         assert sizes[0] <= sizes[1], sizes
-        name = page.locator(".standings-table tbody th[title=Bartholomew] .name")
-        assert name.evaluate("(n) => n.scrollWidth > n.clientWidth")  # cut, and so:
-        # the room goes to the name, the rounds' columns no wider than their heads and gaps.
-        spare = page.locator(".standings-table thead th:has(.link)").evaluate_all(
-            "(hs) => hs.map((h) => h.offsetWidth - h.querySelector('.link').offsetWidth)"
-        )
-        gaps = 2 * (3 if width < 390 else 5)  # the cells' padding, either side
-        assert len(spare) == 3 and max(spare) <= gaps + 1, spare
+        shown = page.evaluate(SHOWN_NAMES)
+        assert sorted(row["line"] for row in shown) == sorted(names), shown
+        assert all(row["whole"] and row["beside"] is None for row in shown), shown
 
 
 def test_standings_wider_than_the_phone_scroll_between_names_and_totals(
