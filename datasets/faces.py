@@ -255,11 +255,12 @@ def _draw_dumpling(img, cx, cy, s, rng):
 
 def _draw_maki(n: int) -> Callable[..., None]:
     def draw(img, cx, cy, s, rng):
-        offsets = {
+        rolls: dict[int, list[tuple[float, float]]] = {
             1: [(0, 0)],
             2: [(-0.5, 0), (0.5, 0)],
             3: [(-0.55, 0.3), (0.55, 0.3), (0, -0.45)],
-        }[n]
+        }
+        offsets = rolls[n]
         r = s * (0.62 if n == 1 else 0.45)
         for dx, dy in offsets:
             maki_roll(img, cx + dx * s * 1.05, cy + dy * s * 1.05, r, rng)
@@ -499,7 +500,9 @@ def render_face(
 def _paper(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Paper grain and a little wear, so that no two cards are pixel-identical."""
     h, w = img.shape[:2]
-    grain = rng.normal(0, rng.uniform(2, 6), (h // 4 + 1, w // 4 + 1)).astype(np.float32)
+    grain: np.ndarray = rng.normal(0, rng.uniform(2, 6), (h // 4 + 1, w // 4 + 1)).astype(
+        np.float32
+    )
     grain = cv2.resize(grain, (w, h), interpolation=cv2.INTER_LINEAR)
     out = img.astype(np.float32) + grain[..., None]
     for _ in range(int(rng.integers(0, 4))):  # scuffs

@@ -239,6 +239,7 @@ def make_scene(
     jpeg = buf.tobytes()
     meta["jpeg_quality"] = quality
     decoded = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    assert decoded is not None  # the JPEG just encoded
     return Scene(decoded, jpeg, cards, collection, meta)
 
 
@@ -426,7 +427,7 @@ def _lay_over(
     centre_mm = _apply(np.linalg.inv(homography), np.array([[(x0 + x1) / 2, (y0 + y1) / 2]]))[0]
     ends = _apply(homography, np.array([centre_mm, centre_mm + light.direction * 4.0]))
     dx, dy = ends[1] - ends[0]
-    shadow = cv2.warpAffine(alpha, np.float32([[1, 0, dx], [0, 1, dy]]), size)
+    shadow = cv2.warpAffine(alpha, np.array([[1, 0, dx], [0, 1, dy]], np.float32), size)
     # 3 mm of softness at the item's own scale in the image. (A homography's [0, 0] entry
     # is no scale: for one seen near the horizon it asked GaussianBlur for a 90 GB kernel.)
     px_per_texel = np.sqrt(max(cv2.contourArea(corners.astype(np.float32)), 1.0)) / side
@@ -485,7 +486,7 @@ def _paste(
     roi = image[y0:y1, x0:x1].astype(np.float32)
 
     # A soft shadow, offset away from the scene's one light like every other card's.
-    m = np.float32([[1, 0, shift[0]], [0, 1, shift[1]]])
+    m = np.array([[1, 0, shift[0]], [0, 1, shift[1]]], np.float32)
     shadow = cv2.warpAffine(alpha, m, (roi_w, roi_h))
     k = int(card_h * light.softness) * 2 + 1
     shadow = cv2.GaussianBlur(shadow, (k, k), 0) * light.strength
@@ -543,7 +544,7 @@ def _photograph(
     """Light, lens and sensor: uneven light, colour temperature, glare, blur, then the
     reduction to `out_size` (w, h) if the scene was drawn larger, then noise."""
     h, w = image.shape[:2]
-    img = image.astype(np.float32)
+    img: np.ndarray = image.astype(np.float32)
     meta: dict[str, Any] = {}
     gain = float(rng.uniform(0.75, 1.2)) if rng.random() < 0.85 else float(rng.uniform(0.3, 0.6))
     meta["gain"] = round(gain, 3)
@@ -572,7 +573,7 @@ def _photograph(
         img = cv2.GaussianBlur(img, (0, 0), blur)
     if rng.random() < 0.15:  # hand shake
         length = max(3, int(rng.uniform(0.004, 0.012) * max(h, w)))
-        kernel = np.zeros((length, length), np.float32)
+        kernel: np.ndarray = np.zeros((length, length), np.float32)
         kernel[length // 2, :] = 1.0 / length
         rot = cv2.getRotationMatrix2D(
             (length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1.0

@@ -65,8 +65,8 @@ PRINTINGS: dict[str, PrintRun | None] = {"varied": None, "another": ANOTHER_PRIN
 def _make(args: tuple[int, int, int, str]) -> tuple[int, Scene]:
     seed, index, size, printing = args
     assert _pool is not None
-    extra = {} if PRINTINGS[printing] is None else {"printing": PRINTINGS[printing]}
-    return index, make_scene(scene_rng(seed, index), _pool, size=size, **extra)
+    # None: a print run drawn for each photo (make_scene's own).
+    return index, make_scene(scene_rng(seed, index), _pool, size=size, printing=PRINTINGS[printing])
 
 
 def generate(
@@ -120,9 +120,9 @@ def _scenes(tasks: list[tuple[int, int, int, str]], workers: int) -> Iterator[tu
                 # a worker runs at most AHEAD scenes ahead of the one yielded.
                 last = min(i + AHEAD, len(tasks) - 1)
                 ahead = [r for r, d in zip(readers, due, strict=True) if d <= last]
-                for reader in wait(ahead):
-                    k = readers.index(reader)
-                    early[due[k]] = got = _received(reader)
+                for ready in wait(ahead):
+                    k = readers.index(ready)  # type: ignore[arg-type]
+                    early[due[k]] = got = _received(readers[k])
                     # A worker's end is raised in its scene's turn: the scenes before it,
                     # drawn by others, are written first, whatever the number of workers.
                     due[k] = len(tasks) if isinstance(got, Exception) else due[k] + workers

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import cv2
+import numpy as np
 import yaml
 
 from datasets.scene import Scene
@@ -109,12 +111,13 @@ def refuse_for_training(data: Path) -> None:
     data_yaml = data / "data.yaml" if data.is_dir() else data
     if not data_yaml.is_file():
         return
-    data = yaml.safe_load(data_yaml.read_text()) or {}
-    if data.get("held_out"):
+    described = yaml.safe_load(data_yaml.read_text()) or {}
+    if described.get("held_out"):
         raise ValueError(
-            f"{data_yaml.parent} is a held-out test set ({data['held_out']}): never train on it"
+            f"{data_yaml.parent} is a held-out test set ({described['held_out']}): "
+            "never train on it"
         )
-    if data.get("deck") == PROCEDURAL_DECK:
+    if described.get("deck") == PROCEDURAL_DECK:
         raise ValueError(
             f"{data_yaml.parent} shows the made-up procedural deck, which no player owns: "
             "make the set from a deck folder (sushigo synth --faces DIR, e.g. "
@@ -137,6 +140,13 @@ class LabelledImage:
     image: Path
     boxes: list[tuple[str, float, float, float, float]]  # kind, x1 y1 x2 y2 (px)
     truth: dict[str, Any]
+
+    def pixels(self) -> np.ndarray:
+        """The image, BGR; where it cannot be read, an error naming it."""
+        image = cv2.imread(str(self.image))
+        if image is None:
+            raise ValueError(f"{self.image} is not an image OpenCV can read")
+        return image
 
 
 def read_split(root: Path, split: str) -> list[LabelledImage]:

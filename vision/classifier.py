@@ -28,8 +28,8 @@ def crop_boxes(
     for i, (x1, y1, x2, y2) in enumerate(boxes):
         bw, bh = x2 - x1, y2 - y1
         m = pad * max(bw, bh)
-        src = np.float32([[x1 - m, y1 - m], [x2 + m, y1 - m], [x1 - m, y2 + m]])
-        dst = np.float32([[0, 0], [size, 0], [0, size]])
+        src = np.array([[x1 - m, y1 - m], [x2 + m, y1 - m], [x1 - m, y2 + m]], np.float32)
+        dst = np.array([[0, 0], [size, 0], [0, size]], np.float32)
         affine = cv2.getAffineTransform(src, dst)
         if max(bw, bh) > 2.5 * size:
             # warpAffine would alias a big shrink; INTER_AREA on the cut-out does not.

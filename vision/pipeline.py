@@ -131,7 +131,7 @@ def _small_collection(image: np.ndarray, detector: Detector) -> Detections:
         for y_from, y_to in spans:
             x0, y0 = round(x_from * width), round(y_from * height)
             tile = image[y0 : round(y_to * height), x0 : round(x_to * width)]
-            found.append(detector(tile).xyxy + np.float32([x0, y0, x0, y0]))
+            found.append(detector(tile).xyxy + np.array([x0, y0, x0, y0], np.float32))
     region = zoom_region(np.concatenate(found), (height, width))
     if region is None:
         return Detections.empty()
@@ -148,7 +148,7 @@ def _read_region(
     with boxes in `image`'s pixels."""
     x0, y0, x1, y1 = region
     found = detector(image[y0:y1, x0:x1], size=size)
-    return dataclasses.replace(found, xyxy=found.xyxy + np.float32([x0, y0, x0, y0]))
+    return dataclasses.replace(found, xyxy=found.xyxy + np.array([x0, y0, x0, y0], np.float32))
 
 
 def _read_turned_upright(

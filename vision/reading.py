@@ -410,7 +410,7 @@ def suppress_duplicates(detections: Detections) -> np.ndarray:
     when a kept box is the same card or is a stack box it lies inside.
     """
     labels = detections.labels
-    fragments = top_fragments(detections.xyxy, labels).any(axis=1)
+    fragments = np.any(top_fragments(detections.xyxy, labels), axis=1)
     order = sorted(
         (i for i in range(len(detections)) if not fragments[i]),
         key=lambda i: (labels[i] not in STACK_LABELS, -float(detections.confidence[i])),

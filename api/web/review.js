@@ -202,7 +202,7 @@ function swapButton(count) {
       "aria-label": `Count ${these} as this player's, and leave out the cards counted`,
       onclick: () => correct({ action: "swap_left_out" }),
     },
-    `Count ${count === 1 ? "it" : "them"}, leave out the rest`,
+    `Count ${count === 1 ? "it" : "them"} instead`,
   );
 }
 

@@ -116,7 +116,7 @@ def crops_from_dataset(
     crops: list[np.ndarray] = []
     labels: list[int] = []
     for item in read_split(root, split):
-        image = cv2.imread(str(item.image))
+        image = item.pixels()
         h, w = image.shape[:2]
         boxes = np.array([b[1:] for b in item.boxes], float)
         chosen = [jitter_box(box, rng, 0.08) for box in boxes for _ in range(per_card)]

@@ -258,11 +258,11 @@ def _average_precision(
     """COCO-style AP per class at IoU 0.50:0.95 (101-point interpolation)."""
     result: dict[str, dict[str, float]] = {}
     for kind in CARD_KINDS:
-        gts: dict[int, np.ndarray] = {}
+        listed: dict[int, list[np.ndarray]] = {}
         for k, box, img in truths:
             if k == kind:
-                gts.setdefault(img, []).append(box)  # type: ignore[attr-defined]
-        gts = {img: np.array(boxes) for img, boxes in gts.items()}
+                listed.setdefault(img, []).append(box)
+        gts = {img: np.array(boxes) for img, boxes in listed.items()}
         n_gt = sum(len(b) for b in gts.values())
         preds = sorted((p for p in predictions if p[0] == kind), key=lambda p: -p[2])
         if n_gt == 0:

@@ -51,7 +51,8 @@ def cpu() -> str:
     info = Path("/proc/cpuinfo")
     text = info.read_text() if info.exists() else ""
     model = re.search(r"model name\s*:\s*(.*)", text)
-    flags = set(re.search(r"flags\s*:\s*(.*)", text).group(1).split()) if "flags" in text else set()
+    listed = re.search(r"flags\s*:\s*(.*)", text)
+    flags = set(listed.group(1).split()) if listed else set()
     wanted = ("avx2", "avx512f", "avx512_vnni", "avx_vnni", "amx_int8")
     found = ", ".join(f"{flag} {'yes' if flag in flags else 'no'}" for flag in wanted)
     return f"{model.group(1) if model else 'unknown CPU'}: {found}"

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from scoring.cards import NIGIRI
@@ -30,7 +29,7 @@ def stack_crops_from_dataset(
         nigiri = [c for c in cards if c["kind"] in NIGIRI]
         if not nigiri:
             continue
-        image = cv2.imread(str(item.image))
+        image = item.pixels()
         boxes = [seen_box(c, cards, k, rng) for c in nigiri for k in range(per_card)]
         crops.append(context_crops(image, np.array(boxes), size))
         labels.extend(int(c["on_wasabi"] is not None) for c in nigiri for _ in range(per_card))

@@ -78,6 +78,7 @@ def train_detector(cfg: DetectorTraining, *, resume: bool = False) -> Path:
     run_dir = cfg.out.resolve()
     last = run_dir / "weights" / "last.pt"
     log = _log_to(run_dir.parent / f"{run_dir.name}.log")
+    overrides: dict[str, Any]
     if resume and last.exists():
         overrides = {"resume": str(last)}
     else:
