@@ -56,7 +56,7 @@ def test_detect_points_out_a_doubted_nigiri(client: TestClient, detector: FakeDe
     assert response.status_code == 200, response.text
     body = response.json()
     assert body["warnings"] == [WARNING]
-    assert set(body["detections"][-1]) == {"label", "confidence", "box"}
+    assert set(body["detections"][-1]) == {"label", "confidence", "box", "left_out"}
 
 
 def test_a_maki_doubted_in_its_rolls_is_pointed_out_until_a_person_labels_it(
