@@ -438,7 +438,7 @@ class BoxPublic(BaseModel):
         description="left out of the tally as another player's card: by the reading (it "
         "lies apart from the collection, and leaving it out made the hand's count right) or "
         "by a person (the correction `leave_out`); labelling it (as what it is, too) counts "
-        "it",
+        "it, and so does `swap_left_out`, which leaves out the boxes counted instead",
     )
     stack_with: int | None = Field(
         default=None,
