@@ -342,17 +342,22 @@ def _payload(game: Game, view: CollectionView, correction: CorrectionCreate) -> 
             partner = view.assessment.stack_with.get(ident)
             return {"detection": ident, "stack": [] if partner is None else [partner]}
         case SwapLeftOut():
-            count = [ident for ident, box in state.boxes.items() if box.left_out]
+            # Only boxes as the reading left them: one a person counted, left out or
+            # labelled keeps their word (and a second tap finds nothing to swap).
+            untouched = {
+                ident: box
+                for ident, box in state.boxes.items()
+                if box.source == "detector" and box.detected_label is None
+            }
+            count = [ident for ident, box in untouched.items() if box.left_out]
             if not count:
                 raise Unprocessable(
-                    "no card is left out as another player's: there is none to count instead"
+                    "no card is left out as another player's as the reading left it: there "
+                    "is none to count instead"
                 )
-            others = [
-                ident
-                for ident, box in state.boxes.items()
-                if not box.left_out and box.source == "detector"
-            ]
-            return {"count": count, "leave_out": others}
+            others = [ident for ident, box in untouched.items() if not box.left_out]
+            # Counts set by hand were set for the cards counted before: they go too.
+            return {"count": count, "leave_out": others, "counts": dict(state.counts)}
         case AddDetection(box=(x1, y1, x2, y2), label=label):
             photo = view.photo
             if photo is None:

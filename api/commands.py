@@ -113,7 +113,7 @@ def _listening(host: str, port: int) -> socket.socket:
     try:
         family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
     except socket.gaierror as error:
-        raise ValueError(f"--host {host}: {str(error.strerror).lower()}") from None
+        raise ValueError(f"--host {host}: {(error.strerror or str(error)).lower()}") from None
     listening = socket.socket(family, kind, proto)
     listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
     try:
@@ -124,7 +124,8 @@ def _listening(host: str, port: int) -> socket.socket:
             raise ValueError(
                 f"port {port} on {host} is in use: stop what holds it, or give another --port"
             ) from None
-        raise ValueError(f"cannot listen on {host}:{port}: {str(error.strerror).lower()}") from None
+        reason = (error.strerror or str(error)).lower()
+        raise ValueError(f"cannot listen on {host}:{port}: {reason}") from None
     return listening
 
 

@@ -217,7 +217,8 @@ def _read(view: CollectionView, confirmed_at: datetime) -> ConfirmedCollection:
                 label=box.label,
                 box=box.box,
                 source=box.source,
-                relabeled=box.detected_label is not None,
+                # A box left out (by a swap too) keeps its label: not a relabel.
+                relabeled=box.detected_label is not None and not box.left_out,
                 strip=strip_of.get(box.id),
                 left_out=box.left_out,
             )

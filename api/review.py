@@ -34,7 +34,7 @@ DELETE: Final = "delete"
 LEAVE_OUT: Final = "leave_out"
 # The cards left out as another player's were this player's, and those counted the other
 # player's (the reading took the next collection for this one): both sides turned over at
-# once, {"count": [ids], "leave_out": [ids]}.
+# once, {"count": [ids], "leave_out": [ids], "counts": the counts set by hand it clears}.
 SWAP_LEFT_OUT: Final = "swap_left_out"
 ADD: Final = "add"
 SET_COUNTS: Final = "set_counts"
@@ -285,6 +285,7 @@ def _apply(
             if (box := state.boxes.get(ident)) is not None:
                 state.boxes[ident] = replace(box, left_out=False)
         _leave_out(state, map(int, payload["leave_out"]))
+        state.counts.clear()  # set for the cards counted before (kept in the payload)
     elif event.kind == ADD:
         ident = int(payload["detection"])
         state.boxes[ident] = Box(

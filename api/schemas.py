@@ -273,6 +273,9 @@ class ProblemPublic(BaseModel):
 
 
 class DetectionPublic(BaseModel):
+    # Every field is in every answer: required in the OpenAPI document's response schema.
+    model_config = ConfigDict(json_schema_serialization_defaults_required=True)
+
     label: str
     confidence: float
     box: list[float] = Field(description="x1, y1, x2, y2 in the original photo's pixels")
@@ -574,8 +577,10 @@ class LeaveOutDetection(Strict):
 class SwapLeftOut(Strict):
     """The cards left out as another player's are this player's, and the cards counted
     another player's: where the reading took the next collection, caught in the photo,
-    for this one. Every box left out is counted (as read), every box the detector found
-    that was not is left out; a box a person added stays as it is."""
+    for this one. Of the boxes as the reading left them, each left out is counted (as
+    read) and each counted is left out; a box a person added, labelled or left out stays
+    as it is, and counts set by hand are cleared. 422 where no box the reading left out
+    is still so (a second swap: undo turns the first back)."""
 
     action: Literal["swap_left_out"]
     version: Version

@@ -278,10 +278,11 @@ class Settled(NamedTuple):
 
     def to_json(self) -> dict[str, Any]:
         """The body of POST /api/v1/detect: the reading's, its detections followed by the
-        boxes left out as another player's, flagged so, that a client can show them."""
+        cards left out as another player's, flagged so, that a client can show them."""
         body = self.reading.to_json()
         left_out = self.detections[self.detections.is_left_out]
-        body["detections"] += left_out.to_records()
+        # The cards the warning counts: over the floor, one box a card, as the reading's own.
+        body["detections"] += left_out[cards_among(left_out)].to_records()
         return body
 
 

@@ -451,9 +451,9 @@ function placeMark(place, players, colour) {
 }
 
 // The longest name (in characters) a phone shows beside its points in the standings,
-// 2.4 em of bold text at 320 px and some 4 em at 390 (style.css): a longer one puts every
-// name on a line of its own.
-const NAME_BESIDE = 5;
+// 2.4 em of bold text at 320 px (style.css): "Ana" fits, "Emma" (59 px) did not. A longer
+// one puts every name on a line of its own.
+const NAME_BESIDE = 3;
 
 function standingsPanel() {
   const game = app.game;

@@ -193,16 +193,20 @@ function warningsList(c, editable) {
 // (counting it, leaving this player's own cards out at the edge), one tap turns both sides
 // over: some forty taps, a card at a time. Undo turns them back.
 function swapButton(count) {
-  const these = count === 1 ? "this card" : "these cards";
+  const words = `Count ${count === 1 ? "it" : "them"} instead`;
   return h(
     "button",
     {
       class: "button swap-left-out",
       "data-testid": "swap-left-out",
-      "aria-label": `Count ${these} as this player's, and leave out the cards counted`,
-      onclick: () => correct({ action: "swap_left_out" }),
+      // Its words first, so that a voice saying them finds it.
+      "aria-label": `${words}: count ${count === 1 ? "this card" : "these cards"} as this player's, and leave out the cards counted`,
+      onclick: (event) => {
+        event.currentTarget.disabled = true; // a second tap would be a second swap (refused)
+        correct({ action: "swap_left_out" });
+      },
     },
-    `Count ${count === 1 ? "it" : "them"} instead`,
+    words,
   );
 }
 

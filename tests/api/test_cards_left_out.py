@@ -174,3 +174,36 @@ def test_a_person_swaps_the_cards_left_out_for_the_cards_counted(
     refused = table.correct(1, 2, action="swap_left_out")
     assert refused.status_code == 422
     assert "no card is left out as another player's" in refused.text
+
+
+def test_a_swap_keeps_what_a_person_said_and_clears_counts_set_by_hand(
+    client: TestClient, detector: FakeDetector
+) -> None:
+    """Ana counted one of the two cards left out by labelling it, left out one of the
+    neighbour's sashimi by hand, and set the dumplings by hand; then she swaps. Her word
+    stands: the card she counted stays counted, the one she left out stays out; the
+    counts set by hand go with the cards they were set for (undo brings them back). A
+    second swap (a double tap) is refused: nothing is left out as the reading left it."""
+    table = Table(client, {"players": ["Ana", "Ben"]})
+    detector.register(NEIGHBOUR_PHOTO, WITH_NEIGHBOURS)
+    table.upload(1, 1, make_photo(NEIGHBOUR_PHOTO, WITH_NEIGHBOURS))
+    assert table.correct(1, 1, action="relabel", detection=11, label="tempura").status_code == 200
+    assert table.correct(1, 1, action="leave_out", detection=1).status_code == 200
+    assert table.set_counts(1, 1, {"dumpling": 3})["tally"]["dumpling"] == 3
+    before = table.collection(1, 1)
+    assert before["warnings"] == [LEFT_OUT_TWO] and before["cards"] == 9
+
+    swapped = table.correct(1, 1, action="swap_left_out")
+    assert swapped.status_code == 200, swapped.text
+    after = swapped.json()
+    assert after["tally"]["tempura"] == 2 and after["cards"] == 2
+    assert after["tally"]["dumpling"] == 0  # the count set by hand went with its cards
+    counted = [d["id"] for d in after["detections"] if d["counted"]]
+    assert counted == [11, 12]
+    assert after["warnings"] == []
+
+    again = table.correct(1, 1, action="swap_left_out")
+    assert again.status_code == 422
+    assert "none to count instead" in again.text
+    undone = table.act(1, 1, "undo").json()
+    assert undone["tally"]["dumpling"] == 3 and undone["cards"] == 9

@@ -219,6 +219,7 @@ def test_a_card_a_person_left_out_is_written_as_a_card_outside_the_tally(
     (item,) = read_split(out, "train")
     assert [c.get("left_out", False) for c in item.truth["cards"]] == [False] * 9 + [True]
     assert item.boxes[-1][0] == "tempura" and item.truth["tally"]["tempura"] == 0
+    assert item.truth["meta"]["corrections"]["relabeled"] == 0  # left out, not relabelled
 
 
 def test_tallies_the_boxes_cannot_stand_for_are_listed_apart(

@@ -55,10 +55,17 @@ def test_detect_flags_the_cards_it_left_out(client: TestClient, detector: FakeDe
     """A neighbour's two cards at the photo's edge, left out to make a two-player hand of
     ten right, are listed flagged `left_out`: a client adding up the boxes it was sent
     counts the tally's ten, not twelve."""
-    detector.register(NEIGHBOUR_PHOTO, WITH_NEIGHBOURS)
+    # Beside them, a box under the confidence floor and a second box on one of them:
+    # no cards, so not listed among those left out (the warning counts two).
+    records = [
+        *WITH_NEIGHBOURS,
+        {"label": "tempura", "confidence": 0.1, "box": [0, 460, 80, 578]},
+        {"label": "tempura", "confidence": 0.6, "box": [2, 202, 82, 320]},
+    ]
+    detector.register(NEIGHBOUR_PHOTO, records)
     response = client.post(
         "/api/v1/detect",
-        files={"image": ("cards.jpg", make_photo(NEIGHBOUR_PHOTO, WITH_NEIGHBOURS), "image/jpeg")},
+        files={"image": ("cards.jpg", make_photo(NEIGHBOUR_PHOTO, records), "image/jpeg")},
         data={"players": "2"},
     )
     assert response.status_code == 200, response.text
@@ -68,6 +75,10 @@ def test_detect_flags_the_cards_it_left_out(client: TestClient, detector: FakeDe
     assert len(flags) == 12 and flags.count(True) == 2
     left_out = [d for d in body["detections"] if d["left_out"]]
     assert {d["label"] for d in left_out} == {"tempura"} and body["tally"]["tempura"] == 0
+    # Always sent, so required in the OpenAPI document (a generated client's field is
+    # not optional).
+    schema = client.get("/openapi.json").json()["components"]["schemas"]["DetectionPublic"]
+    assert "left_out" in schema["required"]
 
 
 def test_detect_players_checks_the_hand_size(client: TestClient, detector: FakeDetector) -> None:

@@ -370,6 +370,13 @@ def test_long_names_stand_whole_in_the_standings(server: Server, phone: Any) -> 
     shown = page.evaluate(SHOWN_NAMES)
     assert sorted(row["beside"] for row in shown) == ["Ana", "Ben"], shown
     assert all(row["line"] is None and not row["cut"] for row in shown), shown
+    # Four letters are more than 320 px leaves beside the points ("Emma" needs 59 px).
+    four = new_game(server, ["Emma", "Ben"])
+    play_through_the_api(server, four)
+    page.goto(edit_url(server, four))
+    page.get_by_test_id("winner").wait_for()
+    shown = page.evaluate(SHOWN_NAMES)
+    assert sorted(row["line"] for row in shown) == ["Ben", "Emma"], shown
 
 
 def test_a_name_cut_at_its_limit_is_said_so(server: Server, phone: Any) -> None:
@@ -1210,7 +1217,7 @@ def test_the_cards_left_out_are_swapped_for_those_counted_with_one_tap(
     box = swap.bounding_box()
     assert box is not None and box["height"] >= 44  # a finger's tap
     assert box["x"] + box["width"] <= page.viewport_size["width"]
-    swap.click()
+    swap.dblclick()  # a double tap swaps once (the second would be refused)
     idle(page)
     counts = {k: page.get_by_test_id(f"count-{k}").inner_text() for k in ("tempura", "sashimi")}
     assert counts == {"tempura": "2", "sashimi": "0"}
@@ -2595,6 +2602,14 @@ def test_standings_wider_than_the_phone_scroll_between_names_and_totals(
     page.get_by_test_id("standings-table").wait_for()
     frame = ".table-frame:has(.standings-table)"
     assert scrolls_with_shades(page, frame)
+    # Scrolled to the totals, each name on its own line stays in view, whole.
+    inside = page.locator(frame).evaluate(
+        "(f) => { const box = f.getBoundingClientRect();"
+        "  return [...f.querySelectorAll('tr.name-line .name')].map((n) => {"
+        "    const r = n.getBoundingClientRect();"
+        "    return r.width > 1 && r.left >= box.left && r.right <= box.right; }); }"
+    )
+    assert inside == [True, True], inside
 
 
 def scrolls_with_shades(page: Any, frame: str) -> bool:
