@@ -38,6 +38,7 @@ from scoring import (
 )
 from vision.detections import Detections
 from vision.labels import STACK_LABELS
+from vision.notices import Notice
 from vision.photo import Photo as DecodedPhoto
 from vision.photo import turned_file
 from vision.pipeline import Detector, review_detections
@@ -479,7 +480,7 @@ def upload_photo(
     *,
     version: int,
     data: bytes,
-    reading: Future[tuple[DecodedPhoto, Detections]],
+    reading: Future[tuple[DecodedPhoto, Detections, list[Notice]]],
     detector: Detector,
     author: str | None,
     model: dict[str, Any] | None = None,
@@ -509,11 +510,13 @@ def upload_photo(
     digest = sha256_hex(data)
     staged = store.stage_photo(data, digest=digest)
     try:
-        photo, detections = reading.result()
+        photo, detections, told = reading.result()
         width, height = photo.original_size
         # The player count settles a doubtful stack, or has a short hand looked at closer,
         # before a reviewer sees the boxes.
-        detections, _, notices = review_detections(photo, detections, len(game.players), detector)
+        detections, _, notices = review_detections(
+            photo, detections, len(game.players), detector, told
+        )
         if photo.turn:
             # Read turned (its cards were not upright): the file kept is the photo so
             # turned, so that its boxes, the review page and an export all agree.

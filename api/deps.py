@@ -27,6 +27,7 @@ from api.settings import Settings
 from api.storage import PhotoStore
 from api.uploads import ReceivedPhoto, decode_photo, receive_photo
 from vision.detections import Detections
+from vision.notices import Notice
 from vision.photo import Photo
 
 GAME_ID_PATTERN = r"^[A-Za-z0-9_-]{1,32}$"
@@ -95,7 +96,7 @@ UploadDep = Annotated[ReceivedPhoto[PhotoUploadForm], Depends(photo_form(PhotoUp
 DetectUploadDep = Annotated[ReceivedPhoto[DetectForm], Depends(photo_form(DetectForm))]
 
 
-Reading = Future[tuple[Photo, Detections]]
+Reading = Future[tuple[Photo, Detections, list[Notice]]]
 
 
 async def start_reading(

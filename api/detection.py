@@ -23,8 +23,9 @@ from api import memory
 from api.errors import DetectorUnavailable
 from vision.detections import Detections
 from vision.labels import DETECTOR_LABELS
+from vision.notices import Notice
 from vision.photo import Photo
-from vision.pipeline import Detector, detect_photo
+from vision.pipeline import Detector, look_at
 
 # An upload's photo is decoded and detected on one of these threads while the request's
 # own thread does the upload's database checks: the JPEG decode is single-threaded and
@@ -36,14 +37,15 @@ _photo_workers = ThreadPoolExecutor(max_workers=4, thread_name_prefix="photo")
 
 def detect_in_background(
     decode: Callable[[], Photo], detector: Detector
-) -> Future[tuple[Photo, Detections]]:
-    """Start decoding and detecting a photo; `.result()` gives both (the photo turned where
-    its cards did not stand upright: vision.pipeline.detect_photo), or raises what the
-    decode raised (a PhotoError is the client's 4xx)."""
+) -> Future[tuple[Photo, Detections, list[Notice]]]:
+    """Start decoding and detecting a photo; `.result()` gives the photo (turned where its
+    cards did not stand upright), its detections and what the look tells
+    (vision.pipeline.look_at), or raises what the decode raised (a PhotoError is the
+    client's 4xx)."""
 
-    def work() -> tuple[Photo, Detections]:
+    def work() -> tuple[Photo, Detections, list[Notice]]:
         try:
-            return detect_photo(decode(), detector)
+            return look_at(decode(), detector)
         finally:
             memory.photo_done()
 

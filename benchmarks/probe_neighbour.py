@@ -43,7 +43,7 @@ from vision.detections import Detections
 from vision.detector import load_detector
 from vision.notices import warns
 from vision.photo import Photo, load_photo
-from vision.pipeline import detect_photo, review_detections
+from vision.pipeline import look_at, review_detections
 from vision.reading import read_tally
 from vision.training.evaluate import evaluate
 
@@ -65,7 +65,7 @@ def neighbours_shown(scene: Scene) -> int:
 
 
 def collection_taken_wrong(scene: Scene, seen: Photo, found: Detections) -> bool | None:
-    """Whether the group of boxes the detector `found` in `seen` (detect_photo's) taken as
+    """Whether the group of boxes the detector `found` in `seen` (look_at's) taken as
     the collection's is mostly the neighbour's cards; None where no box is a neighbour's
     card (a box is the card it overlaps most, at an IoU over 0.3)."""
     if seen.turn or not len(found):
@@ -146,9 +146,9 @@ def main() -> None:
         # Detected once, read as read_photo reads it, which it is where the photo came
         # with no EXIF turn, as a scene's JPEG does.
         assert not photo.turn, "a scene's JPEG carries no EXIF orientation"
-        seen, found = detect_photo(photo, detector)
+        seen, found, told = look_at(photo, detector)
         players = scene.collection.players
-        settled = review_detections(seen, found, players, detector)
+        settled = review_detections(seen, found, players, detector, told)
         reading, truth = settled.reading, Tally.from_mapping(scene.tally())
         if reading.tally == truth:
             outcome = "right"

@@ -39,6 +39,8 @@ class NoticeCode(StrEnum):
     LEFT_OUT_APART = "left_out_apart"
     CARDS_APART = "cards_apart"  # in a hand over its size, cards apart at the photo's edge
     SMALL_PHOTO = "small_photo"  # too few pixels for its cards to be read (vision.pipeline)
+    # Cards found as the photo came that its reading, turned, did not find (vision.pipeline)
+    LOST_IN_THE_TURN = "lost_in_the_turn"
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,6 +262,20 @@ def cards_apart(count: int) -> Notice:
         NoticeCode.CARDS_APART,
         f"{count} card{'' if one else 's'} at the photo's edge {'lies' if one else 'lie'} "
         f"apart from the rest: check that {'it is' if one else 'they are'} this player's",
+    )
+
+
+def lost_in_the_turn(labels: Sequence[str]) -> Notice:
+    """Cards (their labels, read as the photo came) found as it came that its reading,
+    turned to read other cards upright, did not find: most often the next player's
+    collection, lying the other way, read in this one's place (vision.pipeline)."""
+    one = len(labels) == 1
+    return Notice(
+        NoticeCode.LOST_IN_THE_TURN,
+        f"the photo was read turned, and {len(labels)} card{'' if one else 's'} found as it "
+        f"came ({', '.join(map(said, labels))}) {'is' if one else 'are'} not counted: if "
+        f"{'it is' if one else 'they are'} this player's, take the photo again with this "
+        f"player's cards upright",
     )
 
 

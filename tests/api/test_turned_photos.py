@@ -137,3 +137,29 @@ def test_a_game_keeps_a_photo_taken_at_a_slant_turned_straight(
     middle = np.array([[width * 0.4, height * 0.4, width * 0.9, height * 0.9]])
     assert abs(card_slant(image, middle)) < 2
     assert image[:8, :8].max() < 30 and image[-8:, -8:].max() < 30
+
+
+def test_a_game_warns_of_cards_found_as_the_photo_came_and_lost_in_its_turn(
+    client: TestClient, detector: FakeDetector
+) -> None:
+    """As sent, three of Ana's cards at 0.9 at the left and two of Ben's sideways at 0.3;
+    turned a quarter, Ben's collection stands upright elsewhere and Ana's is not found.
+    Her review reads Ben's cards, so it says which cards it lost on the way."""
+    ana = [{"label": "tempura", "confidence": 0.9, "box": [40 + 90 * i, 60, 120 + 90 * i, 178]}
+           for i in range(3)]  # fmt: skip
+    ben = [{"label": "egg", "confidence": 0.3, "box": [600 + 130 * i, 500, 718 + 130 * i, 580]}
+           for i in range(2)]  # fmt: skip
+    turned = boxes_for(["sashimi"] * 4, width=700, height=900)
+    detector.register((900, 700), [*ana, *ben])
+    detector.register((700, 900), [{**r, "box": [r["box"][0], r["box"][1] + 400, r["box"][2],
+                                                 r["box"][3] + 400]} for r in turned])  # fmt: skip
+    table = Table(client, {"players": ["Ana", "Ben"]})
+    response = table.upload(1, 1, _marked_photo())
+    assert response.status_code == 201, response.text
+    draft = response.json()
+    assert draft["tally"]["sashimi"] == 4
+    assert (
+        "the photo was read turned, and 3 cards found as it came (tempura, tempura, tempura) "
+        "are not counted: if they are this player's, take the photo again with this "
+        "player's cards upright"
+    ) in draft["warnings"]

@@ -310,12 +310,56 @@ def test_a_slant_that_reads_less_confidently_is_not_kept() -> None:
 def test_a_photo_whose_cards_are_not_upright_is_read_turned_back(quarters: int) -> None:
     image = turn_image(marked_image(), 90 * quarters)  # as the phone's tag left it
     detector = UprightOnly()
-    seen, detections = detect_photo(photo_of(image), detector)
+    seen, detections, told = pipeline.look_at(photo_of(image), detector)
     assert seen.turn == (360 - 90 * quarters) % 360
+    assert told == []  # the same cards, found sideways, are none lost
     assert seen.image[2, 2, 2] == 255  # upright again
     assert detector.calls == 4  # as found, then the three other turns
     np.testing.assert_allclose(detections.confidence, 0.9)
     assert detections.xyxy[0, 2] == 8 * seen.scale  # boxes in the original pixels
+
+
+class NeighbourSideways:
+    """As the photo came (its red corner top left): this player's three cards upright, at
+    0.9, and two of the next player's, lying a quarter turn from them, at 0.3. Turned a
+    quarter clockwise, the next player's four stand upright, at 0.9, elsewhere in the
+    photo, and this player's are not found; turned any other way, nothing."""
+
+    def __call__(
+        self, image: np.ndarray, size: int | None = None, conf: float | None = None
+    ) -> Detections:
+        def red(y: int, x: int) -> bool:
+            return bool(image[y, x, 2] == 255 and image[y, x, 0] == 0)
+
+        if red(2, 2):
+            boxes = [[10, 20, 18, 30], [20, 20, 28, 30], [30, 20, 38, 30]]
+            boxes += [[60, 40, 70, 50], [80, 40, 90, 50]]
+            scores = [0.9, 0.9, 0.9, 0.3, 0.3]
+        elif red(2, image.shape[1] - 3):
+            boxes = [[50, 90, 58, 100], [60, 90, 68, 100], [50, 104, 58, 114]]
+            boxes += [[60, 104, 68, 114]]
+            scores = [0.9] * 4
+        else:
+            boxes, scores = [], []
+        found = np.array(boxes, np.float32).reshape(-1, 4)
+        return Detections(found, np.array(scores), [label_id("tempura")] * len(scores))
+
+
+def test_cards_found_as_the_photo_came_and_lost_in_its_turn_are_warned_of() -> None:
+    """The next player's collection, lying a quarter turn from this one's, read upright
+    in its place: the hand could add up, and nothing had said so. Cards found sure as
+    the photo came that the turned reading does not find are warned of, by name."""
+    photo = photo_of(marked_image())
+    seen, detections, told = pipeline.look_at(photo, NeighbourSideways())
+    assert seen.turn == 90 and len(detections) == 4
+    assert [n.code for n in told] == [NoticeCode.LOST_IN_THE_TURN]
+    reading = read_photo(photo, NeighbourSideways())
+    assert reading.cards == 4
+    assert reading.warning_texts[-1:] == [  # after "too small": a test's photo is tiny
+        "the photo was read turned, and 3 cards found as it came (tempura, tempura, "
+        "tempura) are not counted: if they are this player's, take the photo again with "
+        "this player's cards upright"
+    ]
 
 
 def test_a_confident_reading_is_never_turned_nor_tried_turned() -> None:
@@ -397,6 +441,7 @@ def test_the_shipped_detector_reads_a_turned_photo_as_the_upright_one(
     assert reading.turn == 360 - 90 * quarters
     assert reading.tally == upright.tally == Tally.from_mapping(scene.tally())
     assert any("read turned" in note for note in reading.note_texts)
+    assert reading.warning_texts == upright.warning_texts  # no card lost in the turn
     assert reading.to_json()["turned"] == 360 - 90 * quarters
 
 
