@@ -54,7 +54,7 @@ from scoring.cards import HAND_SIZE, STACKS, TALLY_KEYS
 from vision.detections import Detections
 from vision.labels import STACK_LABELS
 from vision.photo import PhotoError, load_photo
-from vision.reading import cards_among
+from vision.reading import cards_left_out
 
 MAX_LONG_SIDE: Final[int] = 1600
 JPEG_QUALITY: Final[int] = 95
@@ -255,11 +255,9 @@ def _read(view: CollectionView, confirmed_at: datetime) -> ConfirmedCollection:
 def _cards_left_out(state: review.ReviewState) -> frozenset[int]:
     """The ids of the boxes left out as another player's that are cards, as the tally would
     read them were they this player's: none under the confidence floor, one box a card."""
-    apart = [box for box in state.boxes.values() if box.left_out]
-    if not apart:
-        return frozenset()
-    cards = cards_among(Detections.from_records(box.record() for box in apart))
-    return frozenset(apart[int(i)].id for i in cards)
+    ids = list(state.boxes)
+    cards = cards_left_out(Detections.from_records(box.record() for box in state.boxes.values()))
+    return frozenset(ids[int(i)] for i in cards)
 
 
 def _full(tally: dict[str, int]) -> dict[str, int]:

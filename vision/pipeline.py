@@ -421,8 +421,7 @@ def review_detections(
     upright where its cards were not): the detections settled with the hand size's help
     (`settle`), their reading, and the notices a reviewer is shown (the hand size's, the
     closer look's, `told` by the look (`look_at`), the turn's)."""
-    settled = noted(_sized(settle(photo, detections, detector, players), photo), told or [])
-    return _turned_back(settled, photo.turn)
+    return _told(photo, detections, detector, players, told or [], photo.turn)
 
 
 def read_photo(photo: Photo, detector: Detector, *, players: int | None = None) -> Reading:
@@ -435,8 +434,22 @@ def read_settled(photo: Photo, detector: Detector, *, players: int | None = None
     """`read_photo`'s reading, with the detections it was read from (the detector's, as
     the hand size settled them) and the notices."""
     seen, detections, told = look_at(photo, detector)
+    return _told(seen, detections, detector, players, told, (seen.turn - photo.turn) % 360)
+
+
+def _told(
+    seen: Photo,
+    detections: Detections,
+    detector: Detector,
+    players: int | None,
+    told: list[Notice],
+    degrees: int,
+) -> Settled:
+    """The detections of a photo read as `seen`, `degrees` turned from how it came,
+    settled (`settle`), with what was `told` by the look, the small photo's warning and
+    the turn's note."""
     settled = noted(_sized(settle(seen, detections, detector, players), seen), told)
-    return _turned_back(settled, (seen.turn - photo.turn) % 360)
+    return _turned_back(settled, degrees)
 
 
 def _sized(settled: Settled, photo: Photo) -> Settled:

@@ -265,6 +265,13 @@ def cards_among(detections: Detections) -> np.ndarray:
     return read_tally(dataclasses.replace(detections, left_out=None)).source
 
 
+def cards_left_out(detections: Detections) -> np.ndarray:
+    """The indices of the boxes left out as another player's that are cards (`cards_among`
+    of those boxes alone), in order."""
+    apart = np.flatnonzero(detections.is_left_out)
+    return apart[cards_among(detections[apart])]
+
+
 class Settled(NamedTuple):
     """The detector's detections after the hand size had its say, and their reading."""
 
@@ -280,9 +287,8 @@ class Settled(NamedTuple):
         """The body of POST /api/v1/detect: the reading's, its detections followed by the
         cards left out as another player's, flagged so, that a client can show them."""
         body = self.reading.to_json()
-        left_out = self.detections[self.detections.is_left_out]
         # The cards the warning counts: over the floor, one box a card, as the reading's own.
-        body["detections"] += left_out[cards_among(left_out)].to_records()
+        body["detections"] += self.detections[cards_left_out(self.detections)].to_records()
         return body
 
 

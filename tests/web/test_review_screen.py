@@ -341,6 +341,19 @@ SHOWN_NAMES = """() => [...document.querySelectorAll('[data-testid^="standing-"]
 })"""
 
 
+def final_names(
+    server: Server, page: Any, names: list[str], hands: list[dict[str, int]] | None = None
+) -> list[dict[str, Any]]:
+    """A game of `names` played through (its `hands`, else play_through_the_api's), its
+    final standings opened on `page`: each row's name as SHOWN_NAMES reads it."""
+    game = new_game(server, names)
+    play_through_the_api(server, game, hands)
+    page.goto(edit_url(server, game))
+    page.get_by_test_id("winner").wait_for()
+    shown: list[dict[str, Any]] = page.evaluate(SHOWN_NAMES)
+    return shown
+
+
 def test_long_names_stand_whole_in_the_standings(server: Server, phone: Any) -> None:
     """At 320 px the final standings of five long names had read "Si…", "Je…", "M…": cut
     to make room for the points, at 390 px to four letters. A table with a long name
@@ -348,12 +361,8 @@ def test_long_names_stand_whole_in_the_standings(server: Server, phone: Any) -> 
     beside them."""
     page = phone
     names = ["Siobhán Ní Mhaolagáin", "Jean-Baptiste Charpentier", "Bo"]
-    game = new_game(server, names)
     hands = [{"tempura": 2, "sashimi": 3}, {"dumpling": 5}, {"maki_3": 2, "egg": 1}]
-    play_through_the_api(server, game, hands)
-    page.goto(edit_url(server, game))
-    page.get_by_test_id("winner").wait_for()
-    shown = page.evaluate(SHOWN_NAMES)
+    shown = final_names(server, page, names, hands)
     assert sorted(row["line"] for row in shown) == sorted(names), shown
     assert all(row["whole"] and row["beside"] is None for row in shown), shown
     # Still each row's header, read aloud with its points; the line above is not.
@@ -363,19 +372,11 @@ def test_long_names_stand_whole_in_the_standings(server: Server, phone: Any) -> 
     wide = page.evaluate("() => document.documentElement.scrollWidth")
     assert wide <= page.viewport_size["width"], wide
 
-    short = new_game(server, ["Ana", "Ben"])
-    play_through_the_api(server, short)
-    page.goto(edit_url(server, short))
-    page.get_by_test_id("winner").wait_for()
-    shown = page.evaluate(SHOWN_NAMES)
+    shown = final_names(server, page, ["Ana", "Ben"])
     assert sorted(row["beside"] for row in shown) == ["Ana", "Ben"], shown
     assert all(row["line"] is None and not row["cut"] for row in shown), shown
     # Four letters are more than 320 px leaves beside the points ("Emma" needs 59 px).
-    four = new_game(server, ["Emma", "Ben"])
-    play_through_the_api(server, four)
-    page.goto(edit_url(server, four))
-    page.get_by_test_id("winner").wait_for()
-    shown = page.evaluate(SHOWN_NAMES)
+    shown = final_names(server, page, ["Emma", "Ben"])
     assert sorted(row["line"] for row in shown) == ["Ben", "Emma"], shown
 
 
