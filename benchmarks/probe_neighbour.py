@@ -7,12 +7,14 @@ by how many of the neighbour's cards show.
 
     python -m benchmarks.probe_neighbour [--photos 200] [--size 2016] [--seed 19000]
         [--faces ../shared/decks/original] [--weights DIR] [--alone]
-        [--point-out-always] [--sets DIR ...]
+        [--point-out-always] [--turn-anyway] [--sets DIR ...]
 
 With --alone the same is asked of photos with no neighbour beside (a loose card of the
 player's own lies apart too: vision.neighbours.APART weighs the two). With
 --point-out-always, cards apart at the photo's edge are pointed out in every hand, not
-only in one over its size (vision.pipeline.POINT_OUT_APART_ALWAYS); with --sets, each
+only in one over its size (vision.pipeline.POINT_OUT_APART_ALWAYS); with --turn-anyway,
+a photo read turned is kept turned even where the turn lost cards found sure as it came
+(vision.pipeline.LOST_AT_LEAST out of reach: the reading before that rule); with --sets, each
 set (`sushigo synth` photos without a neighbour) is also read whole, as `sushigo eval`
 reads it, for the share of its photos read right that carry a warning.
 
@@ -128,9 +130,12 @@ def main() -> None:
     parser.add_argument("--weights", type=Path, default=None)
     parser.add_argument("--alone", action="store_true", help="no neighbour beside")
     parser.add_argument("--point-out-always", action="store_true")
+    parser.add_argument("--turn-anyway", action="store_true")
     parser.add_argument("--sets", type=Path, nargs="*", default=[])
     args = parser.parse_args()
     pipeline.POINT_OUT_APART_ALWAYS = args.point_out_always
+    if args.turn_anyway:
+        pipeline.LOST_AT_LEAST = 10**9
     deck = load_deck(args.faces)
     detector = load_detector(args.weights)
     rng = np.random.default_rng(args.seed)

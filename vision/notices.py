@@ -39,8 +39,8 @@ class NoticeCode(StrEnum):
     LEFT_OUT_APART = "left_out_apart"
     CARDS_APART = "cards_apart"  # in a hand over its size, cards apart at the photo's edge
     SMALL_PHOTO = "small_photo"  # too few pixels for its cards to be read (vision.pipeline)
-    # Cards found as the photo came that its reading, turned, did not find (vision.pipeline)
-    LOST_IN_THE_TURN = "lost_in_the_turn"
+    # Cards a turned reading found, not counted: the turn had lost others (vision.pipeline)
+    TURNED_AWAY = "turned_away"
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,15 +265,15 @@ def cards_apart(count: int) -> Notice:
     )
 
 
-def lost_in_the_turn(labels: Sequence[str]) -> Notice:
-    """Cards (their labels, read as the photo came) found as it came that its reading,
-    turned to read other cards upright, did not find: most often the next player's
-    collection, lying the other way, read in this one's place (vision.pipeline)."""
+def turned_away(labels: Sequence[str]) -> Notice:
+    """Cards (their labels) a reading of the photo turned found, not counted: the photo
+    was read as it came, where the turn lost cards found so (vision.pipeline.look_at).
+    Most often the next player's collection, lying a quarter turn from this one's."""
     one = len(labels) == 1
     return Notice(
-        NoticeCode.LOST_IN_THE_TURN,
-        f"the photo was read turned, and {len(labels)} card{'' if one else 's'} found as it "
-        f"came ({', '.join(map(said, labels))}) {'is' if one else 'are'} not counted: if "
+        NoticeCode.TURNED_AWAY,
+        f"{len(labels)} card{'' if one else 's'} lying another way "
+        f"({', '.join(map(said, labels))}) {'is' if one else 'are'} not counted: if "
         f"{'it is' if one else 'they are'} this player's, take the photo again with this "
         f"player's cards upright",
     )

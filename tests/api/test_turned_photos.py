@@ -139,12 +139,12 @@ def test_a_game_keeps_a_photo_taken_at_a_slant_turned_straight(
     assert image[:8, :8].max() < 30 and image[-8:, -8:].max() < 30
 
 
-def test_a_game_warns_of_cards_found_as_the_photo_came_and_lost_in_its_turn(
+def test_a_game_reads_a_photo_as_it_came_where_its_turn_lost_the_cards_found_so(
     client: TestClient, detector: FakeDetector
 ) -> None:
     """As sent, three of Ana's cards at 0.9 at the left and two of Ben's sideways at 0.3;
     turned a quarter, Ben's collection stands upright elsewhere and Ana's is not found.
-    Her review reads Ben's cards, so it says which cards it lost on the way."""
+    Her review reads her cards, as the photo came, and names Ben's as not counted."""
     ana = [{"label": "tempura", "confidence": 0.9, "box": [40 + 90 * i, 60, 120 + 90 * i, 178]}
            for i in range(3)]  # fmt: skip
     ben = [{"label": "egg", "confidence": 0.3, "box": [600 + 130 * i, 500, 718 + 130 * i, 580]}
@@ -157,9 +157,9 @@ def test_a_game_warns_of_cards_found_as_the_photo_came_and_lost_in_its_turn(
     response = table.upload(1, 1, _marked_photo())
     assert response.status_code == 201, response.text
     draft = response.json()
-    assert draft["tally"]["sashimi"] == 4
+    assert draft["tally"]["tempura"] == 3 and draft["tally"]["sashimi"] == 0
+    assert not any("read turned" in note for note in draft["notes"])
     assert (
-        "the photo was read turned, and 3 cards found as it came (tempura, tempura, tempura) "
-        "are not counted: if they are this player's, take the photo again with this "
-        "player's cards upright"
+        "4 cards lying another way (sashimi, sashimi, sashimi, sashimi) are not counted: if "
+        "they are this player's, take the photo again with this player's cards upright"
     ) in draft["warnings"]

@@ -345,21 +345,38 @@ class NeighbourSideways:
         return Detections(found, np.array(scores), [label_id("tempura")] * len(scores))
 
 
-def test_cards_found_as_the_photo_came_and_lost_in_its_turn_are_warned_of() -> None:
-    """The next player's collection, lying a quarter turn from this one's, read upright
-    in its place: the hand could add up, and nothing had said so. Cards found sure as
-    the photo came that the turned reading does not find are warned of, by name."""
+def test_a_turn_that_loses_cards_found_sure_as_the_photo_came_is_not_kept() -> None:
+    """The next player's collection, lying a quarter turn from this one's, had been read
+    upright in its place: the hand could add up, and nothing said so. The photo is read as
+    it came, and the cards the turn would have read are named as not counted."""
     photo = photo_of(marked_image())
     seen, detections, told = pipeline.look_at(photo, NeighbourSideways())
-    assert seen.turn == 90 and len(detections) == 4
-    assert [n.code for n in told] == [NoticeCode.LOST_IN_THE_TURN]
+    assert seen.turn == 0 and len(detections) == 5  # as it came: the 0.3 ones too
+    np.testing.assert_allclose(detections.xyxy[0], [20, 40, 36, 60])  # original pixels
+    assert [n.code for n in told] == [NoticeCode.TURNED_AWAY]
     reading = read_photo(photo, NeighbourSideways())
-    assert reading.cards == 4
+    assert reading.turn == 0 and reading.cards == 5
     assert reading.warning_texts[-1:] == [  # after "too small": a test's photo is tiny
-        "the photo was read turned, and 3 cards found as it came (tempura, tempura, "
-        "tempura) are not counted: if they are this player's, take the photo again with "
-        "this player's cards upright"
+        "4 cards lying another way (tempura, tempura, tempura, tempura) are not counted: "
+        "if they are this player's, take the photo again with this player's cards upright"
     ]
+
+
+def test_a_turn_that_loses_one_card_found_sure_is_kept() -> None:
+    """One card lost (LOST_AT_LEAST is two) is a box the turned reading merely placed
+    otherwise: the turn stands, and nothing is said."""
+
+    class OneLost(NeighbourSideways):
+        def __call__(
+            self, image: np.ndarray, size: int | None = None, conf: float | None = None
+        ) -> Detections:
+            found = super().__call__(image, size, conf)
+            if image[2, 2, 2] == 255 and image[2, 2, 0] == 0:  # as it came: one sure card
+                return Detections(found.xyxy[2:], found.confidence[2:], found.class_id[2:])
+            return found
+
+    seen, detections, told = pipeline.look_at(photo_of(marked_image()), OneLost())
+    assert seen.turn == 90 and len(detections) == 4 and told == []
 
 
 def test_a_confident_reading_is_never_turned_nor_tried_turned() -> None:
