@@ -76,8 +76,9 @@ class Box:
     box: tuple[float, float, float, float]
     source: Literal["detector", "reviewer"]
     detected_label: str | None = None  # what the detector said, when since relabeled
-    # For a nigiri's or maki's box as detected, the odds of another nigiri or roll count
-    # (reading.NIGIRI_DOUBT, MAKI_DOUBT); gone once a person has labelled the box.
+    # For a nigiri's, maki's or wasabi's box as detected, the odds of another nigiri, roll
+    # count or a nigiri (reading.NIGIRI_DOUBT, MAKI_DOUBT, WASABI_DOUBT); gone once a
+    # person has labelled the box.
     doubt: float | None = None
     # For a nigiri's box as detected, the stack check's odds of a wasabi under it (a stack
     # seen only by its strip is warned of where the check did not call it); gone likewise.

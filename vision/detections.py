@@ -43,8 +43,8 @@ class Detections:
         a nigiri's box (vision/stack_check.py); NaN where it was not asked (another kind,
         a reviewer's box). Omitted: all NaN.
     doubt: (N,) float32, for a nigiri's box, the probability the classifier gave the
-        likeliest other nigiri kind, for a maki's the likeliest other roll count; NaN
-        where not asked. Omitted: all NaN.
+        likeliest other nigiri kind, for a maki's the likeliest other roll count, for a
+        wasabi's the likeliest nigiri; NaN where not asked. Omitted: all NaN.
     left_out: (N,) bool, a box the tally leaves out as another player's card: it lies
         apart from the collection, as the next player's do (vision.pipeline). Omitted: none.
     """

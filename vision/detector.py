@@ -52,6 +52,8 @@ _NIGIRI_IDS = np.array([LABEL_ID[n] for n in NIGIRI], np.int64)
 _NIGIRI_CLASSES = np.array([CLASSES.index(n) for n in NIGIRI], np.int64)
 _MAKI_IDS = np.array([LABEL_ID[m] for m in MAKI], np.int64)
 _MAKI_CLASSES = np.array([CLASSES.index(m) for m in MAKI], np.int64)
+# A wasabi's face is the nigiri's yellow (card-spec.md): its doubt is the likeliest nigiri.
+_WASABI_CLASSES = np.array([CLASSES.index("wasabi"), *_NIGIRI_CLASSES], np.int64)
 _STACK_OF = np.arange(len(LABEL_ID), dtype=np.int64)
 for _stack, _nigiri in STACKS.items():
     _STACK_OF[LABEL_ID[_nigiri]] = LABEL_ID[_stack]
@@ -324,15 +326,18 @@ class CardDetector:
         doubt[nigiri] = other_of(probs[nigiri], _NIGIRI_CLASSES)
         maki = np.flatnonzero(np.isin(labels, _MAKI_IDS))
         doubt[maki] = other_of(probs[maki], _MAKI_CLASSES)
+        wasabi = np.flatnonzero(labels == LABEL_ID["wasabi"])
+        doubt[wasabi] = other_of(probs[wasabi], _WASABI_CLASSES)
         return Detections(boxes, confidence, labels, under, doubt)
 
 
 def other_of(probs: np.ndarray, family: np.ndarray) -> np.ndarray:
     """For boxes the classifier read as one of `family` (classifier indices: the three
-    nigiri, or the three maki), (N, len(CLASSES)) probabilities: the probability of the
-    likeliest other kind of that family. Each family shares one face colour (card-spec.md):
-    only the dish (and its top-left icon) tells the nigiri apart, only the small rolls in the
-    top-left corner the maki, and that is where the classifier errs first."""
+    nigiri, the three maki, or wasabi and the three nigiri), (N, len(CLASSES))
+    probabilities: the probability of the likeliest other kind of that family. Each family
+    shares one face colour (card-spec.md): only the dish (and its top-left icon) tells the
+    yellow cards apart, only the small rolls in the top-left corner the maki, and that is
+    where the classifier errs first."""
     return np.sort(probs[:, family], axis=1)[:, -2]
 
 

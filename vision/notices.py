@@ -27,6 +27,7 @@ class NoticeCode(StrEnum):
     LOW_CONFIDENCE = "low_confidence"
     NIGIRI_DOUBT = "nigiri_doubt"  # a nigiri the classifier gave another kind fair odds
     MAKI_DOUBT = "maki_doubt"  # a maki it gave another roll count fair odds
+    WASABI_DOUBT = "wasabi_doubt"  # a wasabi it gave a nigiri fair odds
     STRIP_ONLY_STACK = "strip_only_stack"  # a stack the wasabi strip alone shows
     # A nigiri the stack check alone called on a wasabi (no wasabi box under it), read
     # as plain where no hand size settled it (vision.reading.settle_hand_size)
@@ -150,12 +151,17 @@ _DOUBT_WORDS: Final[dict[NoticeCode, tuple[str, str, tuple[str, str]]]] = {
             "count the small rolls in their top-left corners",
         ),
     ),
+    NoticeCode.WASABI_DOUBT: (
+        "wasabi may be a nigiri",
+        "a nigiri",
+        ("check the dish in its top-left corner", "check the dishes in their top-left corners"),
+    ),
 }
 
 
 def doubt(code: NoticeCode, doubted: Sequence[tuple[str, float]]) -> Notice:
     """The boxes (label, odds of another kind or count) read with doubt of kind `code`
-    (NIGIRI_DOUBT or MAKI_DOUBT)."""
+    (NIGIRI_DOUBT, MAKI_DOUBT or WASABI_DOUBT)."""
     what, other, check = _DOUBT_WORDS[code]
     # "read as": "squid nigiri (another kind 14% likely)" had read as squid suggested.
     if len(doubted) == 1:

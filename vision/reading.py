@@ -48,6 +48,11 @@ NIGIRI_DOUBT: Final[float] = 0.1
 # So is a maki the classifier gave another roll count at least these odds: its icons are a
 # few pixels in a small or far collection.
 MAKI_DOUBT: Final[float] = 0.1
+# And a wasabi (a stack's strip too) it gave a nigiri at least these odds: the four share
+# the yellow. A salmon's strip read as the wasabi under the next salmon made a stack of
+# two plain salmon, the count holding: at 0.1 that one of 1,100 photos (another printing)
+# is warned, and 3 read right (`python -m benchmarks.probe_wasabi_doubt`).
+WASABI_DOUBT: Final[float] = 0.1
 
 # Duplicate suppression: two boxes are one card when they overlap this much ...
 SAME_CARD_IOU: Final[float] = 0.6
@@ -216,9 +221,13 @@ def read_tally(
     under = dict(stacks)  # a stack's wasabi: the nigiri on it
     # A box already asked about for its low confidence is not asked again of its kind: two
     # percentages of one box, its certainty and another kind's odds, read as a contradiction.
-    doubted = [[i for i in _doubted(final, doubt) if i not in low] for doubt in _DOUBTS]
-    strip_only = _strip_only(final, stacks)
+    # Asked of the boxes kept, a stack's wasabi strip among them (`final` has it absorbed).
     source = kept_source[keep]
+    asked = set(source[low].tolist())
+    doubted = [
+        [i for i in _doubted(kept, doubt) if int(kept_source[i]) not in asked] for doubt in _DOUBTS
+    ]
+    strip_only = _strip_only(final, stacks)
     # Each notice names its boxes as the hand size's do: by their index in `detections`.
     warnings: list[Remark] = [
         *([NO_CARDS] if not cards else []),
@@ -235,8 +244,8 @@ def read_tally(
         ),
         *(
             notices.doubt(
-                doubt.code, [(final.labels[i], float(final.doubts[i])) for i in boxes]
-            ).about(source[boxes])
+                doubt.code, [(kept.labels[i], float(kept.doubts[i])) for i in boxes]
+            ).about(kept_source[boxes])
             for doubt, boxes in zip(_DOUBTS, doubted, strict=True)
             if boxes
         ),
@@ -774,6 +783,7 @@ class _Doubt(NamedTuple):
 _DOUBTS: Final = (
     _Doubt(NIGIRI, NIGIRI_DOUBT, NoticeCode.NIGIRI_DOUBT),
     _Doubt(MAKI, MAKI_DOUBT, NoticeCode.MAKI_DOUBT),
+    _Doubt((WASABI,), WASABI_DOUBT, NoticeCode.WASABI_DOUBT),
 )
 
 

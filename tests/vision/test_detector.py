@@ -219,7 +219,7 @@ def test_other_of_a_family_is_its_likeliest_kind_but_the_one_read() -> None:
     np.testing.assert_allclose(other_of(probs[:1], maki), [0.3])
 
 
-def test_the_shipped_detector_says_how_much_each_nigiri_and_maki_doubts_its_kind(
+def test_the_shipped_detector_says_how_much_each_nigiri_maki_and_wasabi_doubts_its_kind(
     scenes: list,
 ) -> None:
     detector = load_detector()
@@ -227,15 +227,15 @@ def test_the_shipped_detector_says_how_much_each_nigiri_and_maki_doubts_its_kind
     for scene in scenes[:10]:
         found = detector(load_photo(scene.jpeg).image)
         for name, p in zip(found.labels, found.doubts, strict=True):
-            family = (
-                "nigiri" if STACKS.get(name, name) in NIGIRI else "maki" if name in MAKI else ""
-            )
+            kind = STACKS.get(name, name)
+            family = "nigiri" if kind in NIGIRI else "maki" if kind in MAKI else ""
+            family = family or ("wasabi" if kind == "wasabi" else "")
             if family:
                 asked[family] += 1
                 assert 0 <= p <= 0.5  # another kind of its family than the one read, less likely
             else:
                 assert np.isnan(p)
-    assert asked["nigiri"] >= 5 and asked["maki"] >= 5
+    assert asked["nigiri"] >= 5 and asked["maki"] >= 5 and asked["wasabi"] >= 3
 
 
 def test_the_stack_check_finds_a_wasabi_showing_on_the_nigiris_right(

@@ -30,6 +30,7 @@ from vision.reading import (
     MAKI_DOUBT,
     NIGIRI_DOUBT,
     NO_CARDS,
+    WASABI_DOUBT,
     Reading,
     count_tally,
     read_tally,
@@ -892,6 +893,35 @@ def test_a_maki_read_with_doubt_about_its_rolls_is_pointed_out_apart_from_nigiri
         "another number 30% likely; "
         "count the small rolls in its top-left corner"
     ]
+
+
+def test_a_wasabi_read_with_doubt_of_a_nigiri_is_pointed_out_a_stacks_strip_too() -> None:
+    """The four yellow cards share a colour: a salmon's strip read as the wasabi under the
+    next salmon made a stack of two plain salmon, the card count holding. A wasabi the
+    classifier gave a nigiri WASABI_DOUBT is pointed out, where it lies under a nigiri
+    read as a stack (its box then no card of its own) as well as where it lies alone."""
+    table = Table().stack("salmon", 50, 50).card("wasabi", 160, 50).card("tempura", 270, 50)
+    found = table.detections()
+    strip, lone = (i for i, label in enumerate(found.labels) if label == "wasabi")
+    doubt = np.full(len(found), np.nan)
+    doubt[strip], doubt[lone] = 0.12, WASABI_DOUBT - 0.01
+    reading = read_tally(Detections(found.xyxy, found.confidence, found.class_id, doubt=doubt))
+    assert nonzero(reading) == {"salmon_on_wasabi": 1, "wasabi": 1, "tempura": 1}
+    said = (
+        "1 wasabi may be a nigiri: read as wasabi, a nigiri 12% likely; "
+        "check the dish in its top-left corner"
+    )
+    assert reading.warning_texts == [said]
+    assert reading.to_check == [strip]
+    # The nigiri read as the stack itself (the stack check's call): its strip is absorbed.
+    ids = found.class_id.copy()
+    ids[found.labels.index("salmon")] = label_id("salmon_on_wasabi")
+    stacked = read_tally(Detections(found.xyxy, found.confidence, ids, doubt=doubt))
+    assert nonzero(stacked) == {"salmon_on_wasabi": 1, "wasabi": 1, "tempura": 1}
+    assert stacked.warning_texts == [said] and stacked.to_check == [strip]
+    doubt[strip] = WASABI_DOUBT - 0.01
+    sure = read_tally(Detections(found.xyxy, found.confidence, ids, doubt=doubt))
+    assert sure.warning_texts == []
 
 
 def test_a_box_asked_about_for_its_low_confidence_is_not_asked_of_its_kind_too() -> None:
