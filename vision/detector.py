@@ -53,6 +53,7 @@ _NIGIRI_CLASSES = np.array([CLASSES.index(n) for n in NIGIRI], np.int64)
 _MAKI_IDS = np.array([LABEL_ID[m] for m in MAKI], np.int64)
 _MAKI_CLASSES = np.array([CLASSES.index(m) for m in MAKI], np.int64)
 # A wasabi's face is the nigiri's yellow (card-spec.md): its doubt is the likeliest nigiri.
+_WASABI_ID = LABEL_ID["wasabi"]
 _WASABI_CLASSES = np.array([CLASSES.index("wasabi"), *_NIGIRI_CLASSES], np.int64)
 _STACK_OF = np.arange(len(LABEL_ID), dtype=np.int64)
 for _stack, _nigiri in STACKS.items():
@@ -326,7 +327,7 @@ class CardDetector:
         doubt[nigiri] = other_of(probs[nigiri], _NIGIRI_CLASSES)
         maki = np.flatnonzero(np.isin(labels, _MAKI_IDS))
         doubt[maki] = other_of(probs[maki], _MAKI_CLASSES)
-        wasabi = np.flatnonzero(labels == LABEL_ID["wasabi"])
+        wasabi = np.flatnonzero(labels == _WASABI_ID)
         doubt[wasabi] = other_of(probs[wasabi], _WASABI_CLASSES)
         return Detections(boxes, confidence, labels, under, doubt)
 

@@ -222,12 +222,10 @@ def read_tally(
     # A box already asked about for its low confidence is not asked again of its kind: two
     # percentages of one box, its certainty and another kind's odds, read as a contradiction.
     # Asked of the boxes kept, a stack's wasabi strip among them (`final` has it absorbed).
-    source = kept_source[keep]
-    asked = set(source[low].tolist())
-    doubted = [
-        [i for i in _doubted(kept, doubt) if int(kept_source[i]) not in asked] for doubt in _DOUBTS
-    ]
+    asked = set(keep[low].tolist())
+    doubted = [[i for i in _doubted(kept, doubt) if i not in asked] for doubt in _DOUBTS]
     strip_only = _strip_only(final, stacks)
+    source = kept_source[keep]
     # Each notice names its boxes as the hand size's do: by their index in `detections`.
     warnings: list[Remark] = [
         *([NO_CARDS] if not cards else []),
