@@ -1,14 +1,24 @@
 """Fixtures for the web page tests: the real app served by uvicorn on a free port over a
 temporary data folder, with the detector replaced by a fake that returns the boxes
-registered for each photo; and a headless Debian Chromium driven by Playwright.
+registered for each photo; a headless Debian Chromium driven by Playwright; and WebKitGTK
+(Safari's engine) driven by WebKitWebDriver through Selenium, on an Xvfb display of its own.
 
 The browser tests are skipped only when /usr/bin/chromium is absent, and then loudly
 (`apt-get install -y chromium`); with Chromium there, a missing Playwright is an error.
+Likewise the WebKit tests skip, loudly, only without WebKitWebDriver or Xvfb; with them
+there, a missing selenium or WebKit Python binding (python3-gi) is an error.
 """
 
 from __future__ import annotations
 
+import os
+import re
+import select
+import shlex
+import shutil
 import socket
+import subprocess
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -42,14 +52,40 @@ MISSING = (
     "(apt-get install -y chromium) to run the web page tests."
 )
 
+# WebKitGTK, Safari's engine (tests/web/test_webkit.py): WebKitWebDriver drives the bare
+# browser tests/web/webkit_phone.py, run by Debian's Python with its WebKit binding, on an
+# Xvfb display (WebKitGTK has no headless mode).
+WEBKIT_DRIVER = Path("/usr/bin/WebKitWebDriver")
+XVFB = Path("/usr/bin/Xvfb")
+SYSTEM_PYTHON = Path("/usr/bin/python3")
+WEBKIT_PHONE = Path(__file__).with_name("webkit_phone.py")
+WEBKIT_PACKAGES = "webkit2gtk-driver xvfb gir1.2-webkit2-4.1 python3-gi"
+WEBKIT_TIMEOUT_S = TIMEOUT_MS / 1000
+
+
+def webkit_missing() -> str | None:
+    """Why the WebKit tests skip, in one line, or None when they run."""
+    absent = [str(path) for path in (WEBKIT_DRIVER, XVFB) if not path.exists()]
+    if not absent:
+        return None
+    return (
+        f"WEBKIT TESTS SKIPPED: {' and '.join(absent)} missing. Install them "
+        f"(apt-get install -y {WEBKIT_PACKAGES}) to run the page in WebKit, Safari's engine."
+    )
+
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "browser: drives the page in headless Chromium")
+    config.addinivalue_line(
+        "markers", "browser: drives the page in a real browser (Chromium, or WebKitGTK)"
+    )
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     if not CHROMIUM.exists():
         terminalreporter.write_sep("!", MISSING, red=True, bold=True)
+    webkit = webkit_missing()
+    if webkit:
+        terminalreporter.write_sep("!", webkit, red=True, bold=True)
 
 
 @dataclass
@@ -160,3 +196,157 @@ def touch_drag(page: Any, start: dict[str, float], end: dict[str, float]) -> Non
     for kind, (x, y) in zip(["touchStart"] + ["touchMove"] * 6, steps, strict=True):
         cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [{"x": x, "y": y}]})
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+# --- WebKitGTK, Safari's engine -----------------------------------------------------------
+
+
+@dataclass
+class WebKitHost:
+    """An X display for WebKitGTK, and the program WebKitWebDriver starts as its browser:
+    tests/web/webkit_phone.py under Debian's Python."""
+
+    display: str
+    launcher: Path
+    folder: Path  # removed at the end of the run, with each phone's folder in it
+
+    def env(self) -> dict[str, str]:
+        env = {key: value for key, value in os.environ.items() if key != "WAYLAND_DISPLAY"}
+        env.update(DISPLAY=self.display, GDK_BACKEND="x11", NO_AT_BRIDGE="1")
+        return env
+
+
+def _xvfb_display(xvfb: subprocess.Popen[bytes], read_fd: int, log: Path) -> str:
+    """The display number Xvfb chose (-displayfd writes it once it accepts clients)."""
+    got = b""
+    deadline = time.monotonic() + 30
+    while not got.endswith(b"\n"):
+        left = deadline - time.monotonic()
+        ready, _, _ = select.select([read_fd], [], [], max(left, 0))
+        chunk = os.read(read_fd, 64) if ready else b""
+        if not chunk:
+            xvfb.kill()
+            raise RuntimeError(f"Xvfb did not start: {log.read_text(errors='replace')[-2000:]}")
+        got += chunk
+    return ":" + got.decode().strip()
+
+
+@pytest.fixture(scope="session")
+def webkit_host() -> Iterator[WebKitHost]:
+    """Xvfb on a display it picks free, for the whole run; skipped (loudly) only where
+    WebKitWebDriver or Xvfb is missing."""
+    missing = webkit_missing()
+    if missing:
+        pytest.skip(missing)
+    try:
+        import selenium  # noqa: F401
+    except ImportError as error:  # WebKit is here, so the test must run: say what is missing
+        raise RuntimeError(
+            "the WebKit tests need the Python package selenium (pip install -e '.[test]')"
+        ) from error
+    folder = Path(tempfile.mkdtemp(prefix="sushigo-webkit-"))
+    log = folder / "xvfb.log"
+    read_fd, write_fd = os.pipe()
+    with log.open("wb") as out:
+        xvfb = subprocess.Popen(
+            [XVFB, "-displayfd", str(write_fd), "-screen", "0", "1280x1024x24", "-nolisten", "tcp"],
+            pass_fds=(write_fd,),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    os.close(write_fd)
+    try:
+        host = WebKitHost(_xvfb_display(xvfb, read_fd, log), folder / "webkit-phone", folder)
+        command = f"{shlex.quote(str(SYSTEM_PYTHON))} {shlex.quote(str(WEBKIT_PHONE))}"
+        host.launcher.write_text(f'#!/bin/sh\nexec {command} "$@"\n')
+        host.launcher.chmod(0o755)
+        # The browser itself: Debian's Python with its WebKit binding, as WebKitWebDriver
+        # will start it.
+        probe = subprocess.run(
+            [host.launcher, "--version"],
+            capture_output=True,
+            text=True,
+            env=host.env(),
+            timeout=WEBKIT_TIMEOUT_S,
+        )
+        if probe.returncode or not probe.stdout.startswith("PhoneBrowser"):
+            raise RuntimeError(
+                f"{WEBKIT_PHONE.name} does not start under {SYSTEM_PYTHON}: it needs Debian's "
+                f"WebKit binding (apt-get install -y python3-gi gir1.2-webkit2-4.1).\n"
+                + probe.stderr[-2000:]
+            )
+        yield host
+    finally:
+        xvfb.terminate()
+        try:
+            xvfb.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            xvfb.kill()
+            xvfb.wait()
+        os.close(read_fd)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+# What WebKit writes for a console.error, an uncaught error ("CONSOLE JS ERROR"), an
+# unhandled rejection, a refused request ("CONSOLE SECURITY ERROR") and the like.
+CONSOLE_ERROR = re.compile(r"CONSOLE (?:\w+ )?ERROR")
+CAPTURE_CHECK = "sushigo-console-capture-check"
+
+
+@dataclass
+class WebKitPhone:
+    """One WebKitWebDriver session: a fresh 375 x 812 phone (no storage shared with any
+    other), its Selenium driver, and the log its console messages are written to."""
+
+    driver: Any
+    log: Path
+
+    def console(self) -> list[str]:
+        """The console messages so far (the capture check's left out)."""
+        lines = self.log.read_text(errors="replace").splitlines() if self.log.exists() else []
+        return [line for line in lines if "CONSOLE" in line and CAPTURE_CHECK not in line]
+
+
+@pytest.fixture
+def webkit_phone(webkit_host: WebKitHost) -> Iterator[WebKitPhone]:
+    """A phone in WebKitGTK, driven through Selenium; its console messages are printed at
+    the end (pytest shows them with a failure), and any error among them fails the test."""
+    from selenium import webdriver
+    from selenium.webdriver.webkitgtk.options import Options
+    from selenium.webdriver.webkitgtk.service import Service
+
+    # (In the run's folder: a browser being killed may still write to it after quit.)
+    folder = Path(tempfile.mkdtemp(prefix="phone-", dir=webkit_host.folder))
+    options = Options()
+    options.binary_location = str(webkit_host.launcher)
+    options.add_argument("--automation")
+    options.add_argument(f"--data-dir={folder / 'data'}")
+    options.set_capability("browserName", "PhoneBrowser")  # webkit_phone.py's name
+    service = Service(
+        str(WEBKIT_DRIVER), log_output=str(folder / "driver.log"), env=webkit_host.env()
+    )
+    try:
+        driver = webdriver.WebKitGTK(options=options, service=service)
+    except Exception:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    phone = WebKitPhone(driver, folder / "driver.log")
+    try:
+        driver.set_script_timeout(WEBKIT_TIMEOUT_S)
+        driver.set_page_load_timeout(WEBKIT_TIMEOUT_S)
+        # The console capture works (else no error could be seen there), at a phone's size.
+        driver.get(f"data:text/html,<script>console.error('{CAPTURE_CHECK}')</script>")
+        deadline = time.monotonic() + 10
+        while CAPTURE_CHECK not in phone.log.read_text(errors="replace"):
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"WebKit's console messages do not reach {phone.log}")
+            time.sleep(0.05)
+        viewport = driver.execute_script("return [innerWidth, innerHeight]")
+        assert viewport == [PHONE["width"], PHONE["height"]], viewport
+        yield phone
+    finally:
+        driver.quit()
+        console = phone.console()
+        shutil.rmtree(folder, ignore_errors=True)
+    print("\n".join(["WebKit console:", *console]) if console else "WebKit console: empty")
+    assert not [line for line in console if CONSOLE_ERROR.search(line)], console
