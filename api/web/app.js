@@ -14,25 +14,30 @@ import { load, startPolling } from "./loading.js";
 import { setUpSheet } from "./sheet.js";
 import { app, takeTokenFromLink } from "./state.js";
 
-startPolling();
-setUpSheet();
-// The control a finger or a key last touched, kept where it is when its screen is built
-// anew (game.render); a touch on the sheet is none of the screen's.
-for (const type of ["pointerdown", "keydown"]) {
-  document.addEventListener(
-    type,
-    (event) => {
-      const target = event.target instanceof Element ? event.target : null;
-      app.touched = target?.closest("#app [data-testid]")?.dataset.testid ?? null;
-    },
-    true,
-  );
+// Nothing starts in a browser too old for the page: browser-check.js has said so.
+if (!window.sushigoTooOld) start();
+
+function start() {
+  startPolling();
+  setUpSheet();
+  // The control a finger or a key last touched, kept where it is when its screen is built
+  // anew (game.render); a touch on the sheet is none of the screen's.
+  for (const type of ["pointerdown", "keydown"]) {
+    document.addEventListener(
+      type,
+      (event) => {
+        const target = event.target instanceof Element ? event.target : null;
+        app.touched = target?.closest("#app [data-testid]")?.dataset.testid ?? null;
+      },
+      true,
+    );
+  }
+
+  // For tests and the curious: whether the page has nothing in flight.
+  window.sushigo = {
+    idle: () => app.busy === 0 && !app.loading && !app.uploading && !app.polling,
+  };
+
+  takeTokenFromLink();
+  load();
 }
-
-// For tests and the curious: whether the page has nothing in flight.
-window.sushigo = {
-  idle: () => app.busy === 0 && !app.loading && !app.uploading && !app.polling,
-};
-
-takeTokenFromLink();
-load();
