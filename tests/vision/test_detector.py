@@ -219,6 +219,15 @@ def test_other_of_a_family_is_its_likeliest_kind_but_the_one_read() -> None:
     np.testing.assert_allclose(other_of(probs[:1], maki), [0.3])
 
 
+# The kinds the detector asks the doubt of, by family: another nigiri, roll count or (for a
+# wasabi) a nigiri.
+_DOUBT_FAMILY = {
+    **dict.fromkeys(NIGIRI, "nigiri"),
+    **dict.fromkeys(MAKI, "maki"),
+    "wasabi": "wasabi",
+}
+
+
 def test_the_shipped_detector_says_how_much_each_nigiri_maki_and_wasabi_doubts_its_kind(
     scenes: list,
 ) -> None:
@@ -227,9 +236,7 @@ def test_the_shipped_detector_says_how_much_each_nigiri_maki_and_wasabi_doubts_i
     for scene in scenes[:10]:
         found = detector(load_photo(scene.jpeg).image)
         for name, p in zip(found.labels, found.doubts, strict=True):
-            kind = STACKS.get(name, name)
-            family = "nigiri" if kind in NIGIRI else "maki" if kind in MAKI else ""
-            family = family or ("wasabi" if kind == "wasabi" else "")
+            family = _DOUBT_FAMILY.get(STACKS.get(name, name))
             if family:
                 asked[family] += 1
                 assert 0 <= p <= 0.5  # another kind of its family than the one read, less likely

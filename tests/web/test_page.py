@@ -213,36 +213,50 @@ def record(page: Any, number: int) -> None:
     summary.click()
 
 
+def expected_standings(tallies: list[list[dict[str, int]]]) -> list[dict[str, Any]]:
+    """The standings rows as READ_STANDINGS reads them, from the scoring engine's score of
+    the counts confirmed in each round: once the game is over, in place order, each with
+    its place ("=2" shared) and its pudding's points (a typographic minus, as the hint
+    under the table writes −6); before, in seat order, with the puddings alone."""
+    rounds = [[Tally.from_mapping(t) for t in played] for played in tallies]
+    game = score_game(NAMES, rounds, validate=False)
+    places = dict(zip(NAMES, game.places(), strict=True)) if game.complete else {}
+    rows = []
+    for player in sorted(game.players, key=lambda p: places.get(p.name, 0)):
+        place = places.get(player.name)
+        shared = "=" if place and list(places.values()).count(place) > 1 else ""
+        sign = "+" if player.dessert > 0 else "−" if player.dessert < 0 else ""
+        rows.append(
+            {
+                "name": player.name,
+                "place": None if place is None else str(place),
+                "mark": None if place is None else f"{shared}{place}",
+                "rounds": [str(points) for points in player.rounds],
+                "dessert": (f"{sign}{abs(player.dessert)} " if game.complete else "")
+                + f"({player.puddings})",
+                "total": str(player.total),
+            }
+        )
+    return rows
+
+
+def standings_as_scored(shown: list[dict[str, Any]], tallies: list[list[dict[str, int]]]) -> None:
+    """The standings rows a page shows (READ_STANDINGS) are `expected_standings`: of the
+    rounds columns, those of the rounds played so far."""
+    expected = expected_standings(tallies)
+    for row, want in zip(shown, expected, strict=True):
+        row["rounds"] = row["rounds"][: len(want["rounds"])]
+    assert shown == expected
+
+
 def check_standings(page: Any, tallies: list[list[dict[str, int]]]) -> None:
     """The standings on the page are what the scoring engine makes of the counts the page
-    showed at each confirmation."""
+    showed at each confirmation; once the game is over, its winners and a line each."""
+    idle(page)
+    standings_as_scored(page.evaluate(READ_STANDINGS), tallies)
     expected = score_game(
         NAMES, [[Tally.from_mapping(t) for t in r] for r in tallies], validate=False
     )
-    idle(page)
-    shown = page.evaluate(READ_STANDINGS)
-    players = list(expected.players)
-    if expected.complete:
-        # The final results stand in place order, each with its place ("=2" shared).
-        places = dict(zip(NAMES, expected.places(), strict=True))
-        players.sort(key=lambda player: places[player.name])
-        for row in shown:
-            place = places[row["name"]]
-            shared = list(places.values()).count(place) > 1
-            assert (row["place"], row["mark"]) == (str(place), f"{'=' if shared else ''}{place}")
-    else:
-        assert all(row["place"] is None and row["mark"] is None for row in shown)
-    assert [row["name"] for row in shown] == [player.name for player in players]
-    for row, player in zip(shown, players, strict=True):
-        played = [str(points) for points in player.rounds]
-        assert row["rounds"][: len(played)] == played, (row, player)
-        assert row["total"] == str(player.total), (row, player)
-        if expected.complete:
-            # A typographic minus, as the hint under the table writes −6.
-            sign = "+" if player.dessert > 0 else "−" if player.dessert < 0 else ""
-            assert row["dessert"] == f"{sign}{abs(player.dessert)} ({player.puddings})"
-        else:
-            assert row["dessert"] == f"({player.puddings})"
     if expected.complete:
         winner = page.get_by_test_id("winner").inner_text()
         for name in expected.winners:

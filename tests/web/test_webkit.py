@@ -27,7 +27,6 @@ import numpy as np
 import pytest
 from PIL import Image, ImageOps
 
-from scoring import Tally, score_game
 from tests.web import test_page
 from tests.web.conftest import WEBKIT_TIMEOUT_S, Server, WebKitPhone
 from tests.web.test_page import (
@@ -40,7 +39,9 @@ from tests.web.test_page import (
     READ_STANDINGS,
     TAPPABLE_BOXES,
     cards,
+    expected_standings,
     hand_line,
+    standings_as_scored,
 )
 from tests.web.test_photo_upload import LONG_SIDE
 
@@ -217,37 +218,9 @@ def record(page: Page, number: int) -> None:
     assert page.text(f"round-tab-{number}").endswith("recorded")
 
 
-def expected_standings(tallies: list[list[dict[str, int]]]) -> list[dict[str, Any]]:
-    """The standings rows as READ_STANDINGS reads them, from the scoring engine."""
-    rounds = [[Tally.from_mapping(t) for t in played] for played in tallies]
-    game = score_game(NAMES, rounds, validate=False)
-    places = dict(zip(NAMES, game.places(), strict=True)) if game.complete else {}
-    rows = []
-    for player in sorted(game.players, key=lambda p: places.get(p.name, 0)):
-        place = places.get(player.name)
-        shared = "=" if place and list(places.values()).count(place) > 1 else ""
-        sign = "+" if player.dessert > 0 else "−" if player.dessert < 0 else ""
-        rows.append(
-            {
-                "name": player.name,
-                "place": None if place is None else str(place),
-                "mark": None if place is None else f"{shared}{place}",
-                "rounds": [str(points) for points in player.rounds],
-                "dessert": (f"{sign}{abs(player.dessert)} " if game.complete else "")
-                + f"({player.puddings})",
-                "total": str(player.total),
-            }
-        )
-    return rows
-
-
 def check_standings(page: Page, tallies: list[list[dict[str, int]]]) -> None:
     page.idle()
-    shown = page.js(READ_STANDINGS)
-    expected = expected_standings(tallies)
-    for row, want in zip(shown, expected, strict=True):
-        row["rounds"] = row["rounds"][: len(want["rounds"])]  # the rounds played so far
-    assert shown == expected
+    standings_as_scored(page.js(READ_STANDINGS), tallies)
 
 
 def test_a_game_on_a_phone_in_webkit(

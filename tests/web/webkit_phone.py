@@ -44,10 +44,8 @@ NAME = "PhoneBrowser"
 WIDTH, HEIGHT = 375, 812
 
 
-def version() -> str:
-    return (
-        f"{WebKit2.get_major_version()}.{WebKit2.get_minor_version()}.{WebKit2.get_micro_version()}"
-    )
+def version() -> tuple[int, int, int]:
+    return WebKit2.get_major_version(), WebKit2.get_minor_version(), WebKit2.get_micro_version()
 
 
 def settings() -> WebKit2.Settings:
@@ -74,9 +72,7 @@ class Phone:
     def automation_started(self, _context: WebKit2.WebContext, session: object) -> None:
         info = WebKit2.ApplicationInfo()
         info.set_name(NAME)
-        info.set_version(
-            WebKit2.get_major_version(), WebKit2.get_minor_version(), WebKit2.get_micro_version()
-        )
+        info.set_version(*version())
         session.set_application_info(info)  # type: ignore[attr-defined]
         session.connect("create-web-view", self.create_web_view)  # type: ignore[attr-defined]
 
@@ -128,7 +124,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("url", nargs="?", help="a page to show (without --automation)")
     args, _unknown = parser.parse_known_args(argv)
     if args.version:
-        print(f"{NAME} {version()}")
+        print(NAME, ".".join(map(str, version())))
         return 0
 
     own_folder = args.data_dir is None
