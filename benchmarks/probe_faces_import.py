@@ -4,15 +4,18 @@ card, and photos of one card (the printed deck's scans on tables) that it refuse
 imports with a wrong outline.
 
     python -m benchmarks.probe_faces_import --data data/report-14000 [--limit 100]
-        [--singles 240] [--seed 0] [--deck ../shared/decks/original]
+        [--singles 240] [--seed 0] [--deck ../shared/decks/original] [--unbounded-cut]
 
-Each photo is tried three ways: by the outlines alone (no card finder's count,
+Each photo is tried four ways: by the outlines alone (no card finder's count,
 `datasets.scans._sure_cards`, and no whole-card check, `_whole_card`: the import before
 both, but for find_card's guard on fitted sides, 1 of 500 collections apart), with the
-finder's count (the import before the whole-card check), and as the import is now; the
-collections also with no several-cards check at all. A single-card photo imported with corners more
-than 2 % of the card's height off its true ones is counted apart: imported, but a wrong
-face (mostly a part of the card: its colour field without the grey bands).
+finder's count (the import before the whole-card check), with the whole-card check (the
+import before the graph cut, `_cut_from_table`), and as the import is now; the
+collections also with no several-cards check at all. `--unbounded-cut` lifts the bound
+on how far refining may move the cut's outline (`_CUT_MOVED`) in the last column. A
+single-card photo imported with corners more than 2 % of the card's height off its true
+ones is counted apart: imported, but a wrong face (mostly a part of the card: its colour
+field without the grey bands); one imported on its head, apart again.
 
 The single-card photos: every class's scan in turn, on each table of datasets/table.py
 (the printed cloths too), 1050-2016 px, the card 0.3-0.85 of the photo's height (close-ups
@@ -41,6 +44,7 @@ from datasets.table import EXTENT_MM, PRINTED_CLOTHS, SURFACES, ClutterItem, dra
 from scoring.cards import CARD_KINDS
 
 IMPORTED = "imported as one card"
+UPSIDE_DOWN = "imported upside down"
 WRONG_FACE = "imported, a wrong face"
 SEVERAL = "refused: several cards"
 NOT_WHOLE = "refused: card not whole"
@@ -67,22 +71,31 @@ def outcome(image: np.ndarray, corners: np.ndarray | None = None) -> tuple[str, 
     if corners is None:
         return IMPORTED, found
     height = float(np.linalg.norm(corners[3] - corners[0]))
-    # Corners in card order, whichever way the card lay: any turn of the true ones.
-    off = min(float(np.abs(np.roll(found, k, 0) - corners).max()) for k in range(4))
-    return (IMPORTED if off <= WRONG_CORNERS * height else WRONG_FACE), found
+    # Corners in card order, the card standing up: the true ones, or turned half round.
+    off = float(np.abs(found - corners).max())
+    if off > WRONG_CORNERS * height:
+        turned = float(np.abs(np.roll(found, 2, 0) - corners).max())
+        return (UPSIDE_DOWN if turned <= WRONG_CORNERS * height else WRONG_FACE), found
+    return IMPORTED, found
 
 
-def three_ways(
-    image: np.ndarray, corners: np.ndarray | None = None
-) -> tuple[tuple[str, str, str], np.ndarray | None]:
-    """The outcome by the outlines alone, with the finder's count, and now (with the
-    whole-card check too); and the corners the import now finds, where it imports."""
-    with mock.patch.object(scans, "_whole_card", lambda lab, small, f, quad: quad):
-        with mock.patch.object(scans, "_sure_cards", lambda _: np.zeros((0, 4))):
-            outlines, _ = outcome(image, corners)
-        finder, _ = outcome(image, corners)
-    now, found = outcome(image, corners)
-    return (outlines, finder, now), found
+def four_ways(
+    image: np.ndarray, corners: np.ndarray | None = None, *, bound: bool = True
+) -> tuple[tuple[str, str, str, str], np.ndarray | None]:
+    """The outcome by the outlines alone, with the finder's count, with the whole-card
+    check too (the three without the graph cut), and now (with the cut, its bound on how
+    far refining may move its outline lifted where not `bound`); and the corners the
+    import now finds, where it imports."""
+    without_cut = mock.patch.object(scans, "_cut_from_table", lambda _: [])
+    with without_cut:
+        with mock.patch.object(scans, "_whole_card", lambda lab, small, f, quad: quad):
+            with mock.patch.object(scans, "_sure_cards", lambda _: np.zeros((0, 4))):
+                outlines, _ = outcome(image, corners)
+            finder, _ = outcome(image, corners)
+        whole, _ = outcome(image, corners)
+    with mock.patch.object(scans, "_CUT_MOVED", scans._CUT_MOVED if bound else math.inf):
+        now, found = outcome(image, corners)
+    return (outlines, finder, whole, now), found
 
 
 def single_card_photos(
@@ -156,17 +169,22 @@ def main() -> None:
     parser.add_argument("--singles", type=int, default=240, help="single-card photos")
     parser.add_argument("--seed", type=int, default=0, help="of the single-card photos")
     parser.add_argument("--deck", type=Path, default=CHECKOUT_DECK, help="the printed deck")
+    parser.add_argument(
+        "--unbounded-cut", dest="bound", action="store_false",
+        help="the cut's outline refined as far as the edges lead (no _CUT_MOVED)",
+    )  # fmt: skip
     args = parser.parse_args()
 
     paths = sorted(args.data.glob("images/*/*.jpg"))[: args.limit]
-    columns = ("outlines", "+ finder", "+ whole")
+    columns = ("outlines", "+ finder", "+ whole", "+ cut")
     collections: dict[str, Counter[str]] = {name: Counter() for name in columns}
     unchecked: Counter[str] = Counter()
     for path in paths:
         image = scans.read_photo(path)
-        for name, result in zip(columns, three_ways(image)[0], strict=True):
+        for name, result in zip(columns, four_ways(image, bound=args.bound)[0], strict=True):
             collections[name][result] += 1
         with (
+            mock.patch.object(scans, "_cut_from_table", lambda _: []),
             mock.patch.object(scans, "_ANOTHER_CARD", float("inf")),
             mock.patch.object(scans, "_sure_cards", lambda _: np.zeros((0, 4))),
             mock.patch.object(scans, "_whole_card", lambda lab, small, f, quad: quad),
@@ -188,7 +206,7 @@ def main() -> None:
     for i, (kind, (image, corners)) in enumerate(
         single_card_photos(args.deck, args.singles, args.seed)
     ):
-        results, found = three_ways(image, corners)
+        results, found = four_ways(image, corners, bound=args.bound)
         for name, result in zip(columns, results, strict=True):
             singles[name][result] += 1
         if len(set(results)) > 1:
@@ -200,7 +218,7 @@ def main() -> None:
                 misread.append(f"  photo {i} ({kind}): read as {read}, {sure:.2f}")
     print(f"\n{args.singles} photos of one card (seed {args.seed})")
     print(f"{'':<26}" + "".join(f"{name:>10}" for name in columns))
-    for key in (IMPORTED, WRONG_FACE, SEVERAL, NOT_WHOLE, NONE):
+    for key in (IMPORTED, UPSIDE_DOWN, WRONG_FACE, SEVERAL, NOT_WHOLE, NONE):
         print(f"{key:<26}" + "".join(f"{singles[name][key]:>10}" for name in columns))
     print("\n".join(changed))
     if own_odds:

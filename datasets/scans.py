@@ -18,7 +18,8 @@ Finding the card:
    photo, not tiny, with corner angles and sides a card seen at up to about 45 degrees
    can have, and if the outline fills it. Where none is, the photo is looked at once more
    against each of the border's colours (a patterned cloth's stripes, checks or dots),
-   and what that finds is taken only if each of its four sides is an edge.
+   then cut apart from the table by GrabCut (the border strip its table), and what those
+   find is taken only if each of its four sides is an edge.
 2. A card-like quadrilateral too short for its width (CARD_ASPECT) may be only part of
    the card: an end of it is pushed out, along its sides, to the outermost step across
    the card near where the card's proportions put its end, if the sides run on as
@@ -88,6 +89,9 @@ _FINDER_LARGE = 0.4
 # _READ_UNLIKE, is refused as mislabelled.
 _READ_SURE = 0.9
 _READ_UNLIKE = 0.05
+# A face the reader calls a card at these odds one way up or the other is a card face, and
+# the likelier way is up (_upside_down).
+_READ_A_CARD = 0.5
 # A box holding this share of the found card is that card, seen whole.
 _WHOLE_CARD = 0.9
 # Both sides going on as edges this share of the long side past an end: the card goes on
@@ -104,6 +108,19 @@ _TALLEST = 1.2
 # A patterned table's colours, blends included: 6 took 16 more of 240 single-card photos
 # than the table's one median colour (benchmarks/probe_faces_import.py).
 _TABLE_COLOURS = 6
+# The graph cut's copy, small: on a cloth's fine pattern a cut of the 1000 px copy takes
+# seconds a round; the sides are then refined at full resolution anyway.
+_CUT_SIDE = 400
+_CUT_ROUNDS = 5
+_BLOB_FILL = 0.1
+# The cut's outline lies on the card's edges: refining it moved a corner at most 3.3 % of
+# the card's height on the cards it found right, 5.1 % where a checked cloth's line drew
+# the card askew (benchmarks/probe_faces_import.py, seeds 0 and 1).
+_CUT_MOVED = 0.04
+_NO_CARD = (
+    "no card found: expected one whole card, all four corners in view, lying on a plain "
+    "table of a different colour or brightness (a patterned cloth can hide the card's edges)"
+)
 
 
 class CardNotFound(ValueError):
@@ -156,29 +173,40 @@ def find_card(image: np.ndarray) -> np.ndarray:
     bottom-left of the card itself, portrait. Raises CardNotFound."""
     sure = _sure_cards(image)
     try:
-        return _find_card(image, _views, sure)
+        return _find_card(image, _views, sure, _card_like_quads)
     except (SeveralCards, CardNotWhole):  # said as found
         raise
     except CardNotFound as error:
         # On a patterned cloth (stripes, checks, dots) no one table colour stands for the
-        # table: looked at again against each of its colours. Taken only where all four
-        # sides are edges: without that, 7 wrong faces in 240 photos had been saved.
-        try:
-            quad = _find_card(image, _patterned_views, sure)
-        except (SeveralCards, CardNotWhole):
-            raise
-        except CardNotFound:
-            raise error from None
-        if not _sides_are_edges(image, quad):
-            raise error from None
-        return quad
+        # table: looked at again against each of its colours, then as a graph cut apart
+        # from the table. Taken only where all four sides are edges: without that, 7 wrong
+        # faces in 240 photos had been saved.
+        for views, quads, most_moved in (
+            (_patterned_views, _card_like_quads, math.inf),
+            (_cut_from_table, _blob_quads, _CUT_MOVED),
+        ):
+            try:
+                quad = _find_card(image, views, sure, quads, most_moved)
+            except (SeveralCards, CardNotWhole):
+                raise
+            except CardNotFound:
+                continue
+            if _sides_are_edges(image, quad):
+                return quad
+        raise error from None
 
 
 def _find_card(
-    image: np.ndarray, views: Callable[[np.ndarray], list[np.ndarray]], sure: np.ndarray
+    image: np.ndarray,
+    views: Callable[[np.ndarray], list[np.ndarray]],
+    sure: np.ndarray,
+    quads: Callable[[np.ndarray], list[tuple[np.ndarray, np.ndarray]]],
+    most_moved: float = math.inf,
 ) -> np.ndarray:
-    """find_card with the binary views `views` makes of the reduced photo; `sure`: the
-    card finder's sure boxes in `image` (_sure_cards)."""
+    """find_card with the binary views `views` makes of the reduced photo, their card
+    outlines found by `quads`; `sure`: the card finder's sure boxes in `image`
+    (_sure_cards). Refused where refining the outline to the card's edges moves a corner
+    further than `most_moved` of the card's height."""
     h, w = image.shape[:2]
     f = min(1.0, _WORK_SIDE / max(h, w))
     small = cv2.resize(image, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
@@ -187,7 +215,7 @@ def _find_card(
     best_area = 0.0
     outlines: list[np.ndarray] = []
     for mask in views(small):
-        for quad, outline in _card_like_quads(mask):
+        for quad, outline in quads(mask):
             fitted = _fit_sides(quad, outline)
             if not (_inside(fitted, *small.shape[1::-1]) and _card_shaped(fitted)):
                 # Lines fitted through a collection's outline can cross far off the photo.
@@ -202,11 +230,7 @@ def _find_card(
         # collection, by the finder's boxes, not as "no card found".
         if len(sure) > 1:
             raise SeveralCards(_several(len(sure)))
-        raise CardNotFound(
-            "no card found: expected one whole card, all four corners in view, lying on a "
-            "plain table of a different colour or brightness (a patterned cloth can hide "
-            "the card's edges)"
-        )
+        raise CardNotFound(_NO_CARD)
     quad = _order((best + 0.5) / f - 0.5)
     cards = len(_separate_cards([best, *outlines], least=_ANOTHER_CARD * best_area))
     if cards == 1:
@@ -217,8 +241,11 @@ def _find_card(
         raise SeveralCards(_several(max(cards, len(sure))))
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
     # To about 3 % of the side: a view's outline can take in the card's shadow.
+    rough = quad
     quad = _refine(lab, quad, reach=0.03)
     quad = _refine(lab, quad, reach=0.0, extra=1.5)  # then to a pixel
+    if _moved(rough, quad) > most_moved:
+        raise CardNotFound(_NO_CARD)
     return _upright(image, _whole_card(lab, small_lab, f, quad))
 
 
@@ -338,6 +365,27 @@ def _patterned_views(image: np.ndarray) -> list[np.ndarray]:
     distance = cv2.GaussianBlur(_nearest(lab, colours), (0, 0), 2.0)
     spread = float(np.percentile(_nearest(border, colours), 99))
     return [_smoothed(_above(distance, _beyond_table(spread)), _kernel(image))]
+
+
+def _cut_from_table(image: np.ndarray) -> list[np.ndarray]:
+    """The view for a table whose colours come near the card's own: OpenCV's GrabCut, the
+    photo's border strip taken as table and the rest as maybe card, on a copy at most
+    _CUT_SIDE px long, then scaled back up. Its blob's outline is bumpy where the pattern
+    touches the card (_blob_quads)."""
+    h, w = image.shape[:2]
+    g = min(1.0, _CUT_SIDE / max(h, w))
+    copy = cv2.resize(image, (round(w * g), round(h * g)), interpolation=cv2.INTER_AREA)
+    ch, cw = copy.shape[:2]
+    strip = max(2, round(0.03 * min(ch, cw)))  # as _border's
+    labels = np.zeros((ch, cw), np.uint8)
+    cv2.setRNGSeed(0)  # its colour models start from k-means: the same photo, the same cut
+    cv2.grabCut(
+        copy, labels, (strip, strip, cw - 2 * strip, ch - 2 * strip),
+        np.zeros((1, 65)), np.zeros((1, 65)), _CUT_ROUNDS, cv2.GC_INIT_WITH_RECT,
+    )  # fmt: skip
+    cut = np.isin(labels, (cv2.GC_FGD, cv2.GC_PR_FGD)).astype(np.uint8) * 255
+    card = cv2.resize(cut, (w, h), interpolation=cv2.INTER_LINEAR)
+    return [_smoothed(_above(card, 127), _kernel(image))]
 
 
 def _beyond_table(spread: float) -> float:
@@ -506,6 +554,16 @@ def _read_as(face: np.ndarray, kind: str) -> tuple[str | None, float, float]:
     (None: no card face), how sure, and the odds of `kind`. Measured by
     benchmarks/probe_faces_import.py on the faces it imports right."""
     from vision.classifier import CLASSES, NONE_ID
+
+    odds = _reader_odds(face)
+    top = int(odds.argmax())
+    read = None if top == NONE_ID else CLASSES[top]
+    return read, float(odds[top]), float(odds[CLASSES.index(kind)])
+
+
+def _reader_odds(face: np.ndarray) -> np.ndarray:
+    """The shipped card reader's odds of each class (vision.classifier.CLASSES) for a
+    flattened `face` (BGRA)."""
     from vision.detector import load_detector
 
     h, w = face.shape[:2]
@@ -515,10 +573,7 @@ def _read_as(face: np.ndarray, kind: str) -> tuple[str | None, float, float]:
         cv2.BORDER_CONSTANT, value=(90, 90, 90),
     )  # fmt: skip
     box = np.array([[w // 8, h // 8, w // 8 + w, h // 8 + h]], np.float32)
-    odds = load_detector().classify(framed, box)[0]
-    top = int(odds.argmax())
-    read = None if top == NONE_ID else CLASSES[top]
-    return read, float(odds[top]), float(odds[CLASSES.index(kind)])
+    return load_detector().classify(framed, box)[0]
 
 
 def _several(cards: int) -> str:
@@ -565,6 +620,14 @@ def _cards_seen(boxes: np.ndarray, quad: np.ndarray) -> int:
     )
 
 
+def _moved(before: np.ndarray, after: np.ndarray) -> float:
+    """How far the corners of `after` lie from those of `before` (both in card order), at
+    most, as a share of the card's height (its longer pair of sides)."""
+    sides = np.linalg.norm(after - np.roll(after, -1, axis=0), axis=1)
+    height = max(sides[0] + sides[2], sides[1] + sides[3]) / 2
+    return float(np.linalg.norm(after - before, axis=1).max() / height)
+
+
 def _shared_area(a: np.ndarray, b: np.ndarray) -> float:
     area, _ = cv2.intersectConvexConvex(a, b)
     return float(area)
@@ -601,6 +664,31 @@ def _card_like_quads(mask: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
             continue
         if _inside(quad, w, h) and _card_shaped(quad):
             found.append((quad, contour.reshape(-1, 2).astype(np.float64)))
+    return found
+
+
+def _blob_quads(mask: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(quadrilateral, outline points) of every card-like blob of a cut (_cut_from_table):
+    its sides fitted through the outline (_fit_sides), which a dotted or checked cloth
+    makes bumpy, so that the polygon _card_like_quads simplifies it to falls inside it.
+    The blob must fill the fitted card to within _BLOB_FILL either way."""
+    h, w = mask.shape[:2]
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    found = []
+    for contour in contours:
+        hull = cv2.convexHull(contour)
+        if not _MIN_AREA * h * w <= cv2.contourArea(hull) <= _MAX_AREA * h * w:
+            continue
+        quad = _four_corners(hull)
+        if quad is None:
+            continue
+        outline = contour.reshape(-1, 2).astype(np.float64)
+        fitted = _fit_sides(quad, outline)
+        if not (_inside(fitted, w, h) and _card_shaped(fitted)):
+            continue
+        filled = cv2.contourArea(contour) / cv2.contourArea(fitted.astype(np.float32))
+        if abs(filled - 1.0) <= _BLOB_FILL:
+            found.append((fitted, outline))
     return found
 
 
@@ -950,9 +1038,24 @@ def _upright(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
     left = np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])
     if top > left:
         quad = np.roll(quad, -1, axis=0)  # the card's top is the photo's right-hand side
-    if _name_band_at_top(warp_card(image, quad, height=176)):
+    if _upside_down(warp_card(image, quad, height=176)):
         quad = np.roll(quad, 2, axis=0)
     return quad
+
+
+def _upside_down(face: np.ndarray) -> bool:
+    """Whether a flattened `face` (BGRA) stands on its head. The card reader, which learnt
+    cards standing up, tells: it reads a face surely as a card the right way up, much less
+    so on its head, where the name band's colour alone had turned faces with a pale colour
+    field under a tinted light (benchmarks/probe_faces_import.py counts the faces imported
+    upside down). Where it reads neither way as a card (the back), the name band tells."""
+    from vision.classifier import NONE_ID
+
+    card = 1.0 - _reader_odds(face)[NONE_ID]
+    turned = 1.0 - _reader_odds(face[::-1, ::-1])[NONE_ID]
+    if max(card, turned) >= _READ_A_CARD:
+        return bool(turned > card)
+    return _name_band_at_top(face)
 
 
 def _name_band_at_top(face: np.ndarray) -> bool:
