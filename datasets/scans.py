@@ -113,9 +113,10 @@ _TABLE_COLOURS = 6
 _CUT_SIDE = 400
 _CUT_ROUNDS = 5
 _BLOB_FILL = 0.1
-# The cut's outline lies on the card's edges: refining it moved a corner at most 3.3 % of
-# the card's height on the cards it found right, 5.1 % where a checked cloth's line drew
-# the card askew (benchmarks/probe_faces_import.py, seeds 0 and 1).
+# The cut's outline lies on the card's edges; a checked cloth's line taken for a side
+# pulls a corner further. Of the probe's 480 photos (seeds 0 and 1), without this bound
+# 1 more face was saved askew and 2 more right (benchmarks/probe_faces_import.py
+# --unbounded-cut): a photo refused asks for another, a wrong face spoils the deck.
 _CUT_MOVED = 0.04
 _NO_CARD = (
     "no card found: expected one whole card, all four corners in view, lying on a plain "
