@@ -35,8 +35,10 @@ Finding the card:
    With no end in reach (the card cut off by the photo's edge, or running on past its
    proportions) the photo is refused (CardNotWhole) rather than a part saved as a face.
 5. The corners are put in card order (top-left, top-right, bottom-right, bottom-left), the
-   card upright: a landscape card is turned to portrait, and a card whose grey name band
-   (card-spec.md: the bottom 15 %) shows at the top is turned the other way up.
+   card upright: a landscape card is turned to portrait, and then stood the way up the
+   shipped card reader reads it surely as a card; where it reads neither way as one (the
+   back), a card whose grey name band (card-spec.md: the bottom 15 %) shows at the top is
+   turned the other way up.
 
 A photo of several cards is refused (SeveralCards): where the views outline more than one
 card, or where the shipped card finder (vision/) boxes cards apart from the one found, as
