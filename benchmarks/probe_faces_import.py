@@ -203,6 +203,7 @@ def main() -> None:
     changed: list[str] = []
     own_odds: list[float] = []  # the card reader's odds of each face's own class
     misread: list[str] = []
+    wrong_read: list[str] = []  # the same, on the faces saved wrong
     for i, (kind, (image, corners)) in enumerate(
         single_card_photos(args.deck, args.singles, args.seed)
     ):
@@ -211,8 +212,12 @@ def main() -> None:
             singles[name][result] += 1
         if len(set(results)) > 1:
             changed.append(f"  photo {i} ({kind}): " + " -> ".join(results))
-        if results[-1] == IMPORTED:  # the import's check of --as, on the face it saves
+        if results[-1] in (IMPORTED, WRONG_FACE):  # the import's check of --as, on its face
             read, sure, own = scans._read_as(scans.warp_card(image, found), kind)
+            if results[-1] == WRONG_FACE:
+                said = f"read as {read}, {sure:.2f}; its own class {own:.2f}"
+                wrong_read.append(f"  photo {i} ({kind}): {said}")
+                continue
             own_odds.append(own)
             if read != kind:
                 misread.append(f"  photo {i} ({kind}): read as {read}, {sure:.2f}")
@@ -229,6 +234,9 @@ def main() -> None:
             f"own < {scans._READ_UNLIKE})"
         )
         print("\n".join(misread))
+    if wrong_read:
+        print(f"\nthe card reader on the {len(wrong_read)} wrong faces:")
+        print("\n".join(wrong_read))
 
 
 if __name__ == "__main__":

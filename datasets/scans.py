@@ -53,7 +53,7 @@ from __future__ import annotations
 import math
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import cv2
@@ -203,7 +203,7 @@ def _find_card(
     image: np.ndarray,
     views: Callable[[np.ndarray], list[np.ndarray]],
     sure: np.ndarray,
-    quads: Callable[[np.ndarray], list[tuple[np.ndarray, np.ndarray]]],
+    quads: Callable[[np.ndarray], list[np.ndarray]],
     most_moved: float = math.inf,
 ) -> np.ndarray:
     """find_card with the binary views `views` makes of the reduced photo, their card
@@ -218,13 +218,9 @@ def _find_card(
     best_area = 0.0
     outlines: list[np.ndarray] = []
     for mask in views(small):
-        for quad, outline in quads(mask):
-            fitted = _fit_sides(quad, outline)
-            if not (_inside(fitted, *small.shape[1::-1]) and _card_shaped(fitted)):
-                # Lines fitted through a collection's outline can cross far off the photo.
-                fitted = quad
-            outlines.append(fitted)
-            for candidate in [fitted, *_grown(small_lab, fitted)]:
+        for quad in quads(mask):
+            outlines.append(quad)
+            for candidate in [quad, *_grown(small_lab, quad)]:
                 area = cv2.contourArea(candidate.astype(np.float32))
                 if area > best_area:
                     best, best_area = candidate, area
@@ -558,25 +554,33 @@ def _read_as(face: np.ndarray, kind: str) -> tuple[str | None, float, float]:
     benchmarks/probe_faces_import.py on the faces it imports right."""
     from vision.classifier import CLASSES, NONE_ID
 
-    odds = _reader_odds(face)
+    (odds,) = _reader_odds(face)
     top = int(odds.argmax())
     read = None if top == NONE_ID else CLASSES[top]
     return read, float(odds[top]), float(odds[CLASSES.index(kind)])
 
 
-def _reader_odds(face: np.ndarray) -> np.ndarray:
-    """The shipped card reader's odds of each class (vision.classifier.CLASSES) for a
-    flattened `face` (BGRA)."""
+def _reader_odds(*faces: np.ndarray) -> np.ndarray:
+    """The shipped card reader's odds of each class (vision.classifier.CLASSES) for each
+    flattened face (BGRA, all of one size), (len(faces), classes): one run of the reader."""
     from vision.detector import load_detector
 
-    h, w = face.shape[:2]
-    # On a plain grey margin, as a card lies in a photo: the reader's crops take some table.
-    framed = cv2.copyMakeBorder(
-        np.ascontiguousarray(face[..., :3]), h // 8, h // 8, w // 8, w // 8,
-        cv2.BORDER_CONSTANT, value=(90, 90, 90),
-    )  # fmt: skip
-    box = np.array([[w // 8, h // 8, w // 8 + w, h // 8 + h]], np.float32)
-    return load_detector().classify(framed, box)[0]
+    h, w = faces[0].shape[:2]
+    # On a plain grey margin, as a card lies in a photo: the reader's crops take some table
+    # (classifier.PAD, 6 % of the card's height, within the margin of an eighth).
+    mh, mw = h // 8, w // 8
+    grey = (90, 90, 90)
+    framed = [
+        cv2.copyMakeBorder(
+            np.ascontiguousarray(face[..., :3]), mh, mh, mw, mw, cv2.BORDER_CONSTANT, value=grey
+        )
+        for face in faces
+    ]
+    step = w + 2 * mw  # side by side
+    boxes = np.array(
+        [[i * step + mw, mh, i * step + mw + w, mh + h] for i in range(len(faces))], np.float32
+    )
+    return load_detector().classify(np.hstack(framed), boxes)
 
 
 def _several(cards: int) -> str:
@@ -647,52 +651,55 @@ def _otsu(values: np.ndarray) -> np.ndarray:
     return mask
 
 
-def _card_like_quads(mask: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
-    """(quadrilateral, outline points) of every card-like outline in a binary view."""
+def _card_like_quads(mask: np.ndarray) -> list[np.ndarray]:
+    """Every card-like outline in a binary view, as a quadrilateral whose sides are fitted
+    through the outline (_fit_sides) where that still makes a card in the view."""
     h, w = mask.shape[:2]
-    contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
     found = []
-    for contour in contours:
-        hull = cv2.convexHull(contour)
-        hull_area = cv2.contourArea(hull)
-        if not _MIN_AREA * h * w <= hull_area <= _MAX_AREA * h * w:
-            continue
-        quad = _four_corners(hull)
-        if quad is None:
-            continue
+    for contour, hull_area, quad in _four_cornered(mask, cv2.RETR_LIST):
         area = cv2.contourArea(quad.astype(np.float32))
         # The outline must fill its quadrilateral (a card, not an L of table texture).
         filled = cv2.contourArea(contour) / area
         if not (0.9 <= hull_area / area <= 1.08 and filled >= 0.85):
             continue
         if _inside(quad, w, h) and _card_shaped(quad):
-            found.append((quad, contour.reshape(-1, 2).astype(np.float64)))
+            fitted = _fit_sides(quad, contour)
+            # Lines fitted through a collection's outline can cross far off the photo.
+            found.append(fitted if _inside(fitted, w, h) and _card_shaped(fitted) else quad)
     return found
 
 
-def _blob_quads(mask: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
-    """(quadrilateral, outline points) of every card-like blob of a cut (_cut_from_table):
-    its sides fitted through the outline (_fit_sides), which a dotted or checked cloth
-    makes bumpy, so that the polygon _card_like_quads simplifies it to falls inside it.
-    The blob must fill the fitted card to within _BLOB_FILL either way."""
+def _blob_quads(mask: np.ndarray) -> list[np.ndarray]:
+    """Every card-like blob of a cut (_cut_from_table), its sides fitted through the
+    outline (_fit_sides), which a dotted or checked cloth makes bumpy, so that the polygon
+    _card_like_quads tests falls inside it. The blob must fill the fitted card to within
+    _BLOB_FILL either way."""
     h, w = mask.shape[:2]
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     found = []
-    for contour in contours:
-        hull = cv2.convexHull(contour)
-        if not _MIN_AREA * h * w <= cv2.contourArea(hull) <= _MAX_AREA * h * w:
-            continue
-        quad = _four_corners(hull)
-        if quad is None:
-            continue
-        outline = contour.reshape(-1, 2).astype(np.float64)
-        fitted = _fit_sides(quad, outline)
+    for contour, _, quad in _four_cornered(mask, cv2.RETR_EXTERNAL):
+        fitted = _fit_sides(quad, contour)
         if not (_inside(fitted, w, h) and _card_shaped(fitted)):
             continue
         filled = cv2.contourArea(contour) / cv2.contourArea(fitted.astype(np.float32))
         if abs(filled - 1.0) <= _BLOB_FILL:
-            found.append((fitted, outline))
+            found.append(fitted)
     return found
+
+
+def _four_cornered(mask: np.ndarray, mode: int) -> Iterator[tuple[np.ndarray, float, np.ndarray]]:
+    """(outline points (N, 2) float32, its hull's area, the hull's four corners) of every
+    outline (cv2.findContours `mode`) in a binary view whose hull is of a card's size and
+    has four corners."""
+    h, w = mask.shape[:2]
+    contours, _ = cv2.findContours(mask, mode, cv2.CHAIN_APPROX_NONE)
+    for contour in contours:
+        hull = cv2.convexHull(contour)
+        hull_area = cv2.contourArea(hull)
+        if not _MIN_AREA * h * w <= hull_area <= _MAX_AREA * h * w:
+            continue
+        quad = _four_corners(hull)
+        if quad is not None:
+            yield contour.reshape(-1, 2).astype(np.float32), hull_area, quad
 
 
 def _fit_sides(quad: np.ndarray, outline: np.ndarray) -> np.ndarray:
@@ -1054,8 +1061,7 @@ def _upside_down(face: np.ndarray) -> bool:
     upside down). Where it reads neither way as a card (the back), the name band tells."""
     from vision.classifier import NONE_ID
 
-    card = 1.0 - _reader_odds(face)[NONE_ID]
-    turned = 1.0 - _reader_odds(face[::-1, ::-1])[NONE_ID]
+    card, turned = 1.0 - _reader_odds(face, face[::-1, ::-1])[:, NONE_ID]
     if max(card, turned) >= _READ_A_CARD:
         return bool(turned > card)
     return _name_band_at_top(face)
