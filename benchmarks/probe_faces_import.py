@@ -4,18 +4,17 @@ card, and photos of one card (the printed deck's scans on tables) that it refuse
 imports with a wrong outline.
 
     python -m benchmarks.probe_faces_import --data data/report-14000 [--limit 100]
-        [--singles 240] [--seed 0] [--deck ../shared/decks/original] [--unbounded-cut]
+        [--singles 240] [--seed 0] [--deck ../shared/decks/original]
 
 Each photo is tried four ways: by the outlines alone (no card finder's count,
 `datasets.scans._sure_cards`, and no whole-card check, `_whole_card`: the import before
 both, but for find_card's guard on fitted sides, 1 of 500 collections apart), with the
 finder's count (the import before the whole-card check), with the whole-card check (the
 import before the graph cut, `_cut_from_table`), and as the import is now; the
-collections also with no several-cards check at all. `--unbounded-cut` lifts the bound
-on how far refining may move the cut's outline (`_CUT_MOVED`) in the last column. A
-single-card photo imported with corners more than 2 % of the card's height off its true
-ones is counted apart: imported, but a wrong face (mostly a part of the card: its colour
-field without the grey bands); one imported on its head, apart again.
+collections also with no several-cards check at all. A single-card photo imported with
+corners more than 2 % of the card's height off its true ones is counted apart: imported,
+but a wrong face (mostly a part of the card: its colour field without the grey bands);
+one imported on its head, apart again.
 
 The single-card photos: every class's scan in turn, on each table of datasets/table.py
 (the printed cloths too), 1050-2016 px, the card 0.3-0.85 of the photo's height (close-ups
@@ -80,12 +79,11 @@ def outcome(image: np.ndarray, corners: np.ndarray | None = None) -> tuple[str, 
 
 
 def four_ways(
-    image: np.ndarray, corners: np.ndarray | None = None, *, bound: bool = True
+    image: np.ndarray, corners: np.ndarray | None = None
 ) -> tuple[tuple[str, str, str, str], np.ndarray | None]:
     """The outcome by the outlines alone, with the finder's count, with the whole-card
-    check too (the three without the graph cut), and now (with the cut, its bound on how
-    far refining may move its outline lifted where not `bound`); and the corners the
-    import now finds, where it imports."""
+    check too (the three without the graph cut), and now; and the corners the import now
+    finds, where it imports."""
     without_cut = mock.patch.object(scans, "_cut_from_table", lambda _: [])
     with without_cut:
         with mock.patch.object(scans, "_whole_card", lambda lab, small, f, quad: quad):
@@ -93,8 +91,7 @@ def four_ways(
                 outlines, _ = outcome(image, corners)
             finder, _ = outcome(image, corners)
         whole, _ = outcome(image, corners)
-    with mock.patch.object(scans, "_CUT_MOVED", scans._CUT_MOVED if bound else math.inf):
-        now, found = outcome(image, corners)
+    now, found = outcome(image, corners)
     return (outlines, finder, whole, now), found
 
 
@@ -169,10 +166,6 @@ def main() -> None:
     parser.add_argument("--singles", type=int, default=240, help="single-card photos")
     parser.add_argument("--seed", type=int, default=0, help="of the single-card photos")
     parser.add_argument("--deck", type=Path, default=CHECKOUT_DECK, help="the printed deck")
-    parser.add_argument(
-        "--unbounded-cut", dest="bound", action="store_false",
-        help="the cut's outline refined as far as the edges lead (no _CUT_MOVED)",
-    )  # fmt: skip
     args = parser.parse_args()
 
     paths = sorted(args.data.glob("images/*/*.jpg"))[: args.limit]
@@ -181,7 +174,7 @@ def main() -> None:
     unchecked: Counter[str] = Counter()
     for path in paths:
         image = scans.read_photo(path)
-        for name, result in zip(columns, four_ways(image, bound=args.bound)[0], strict=True):
+        for name, result in zip(columns, four_ways(image)[0], strict=True):
             collections[name][result] += 1
         with (
             mock.patch.object(scans, "_cut_from_table", lambda _: []),
@@ -207,7 +200,7 @@ def main() -> None:
     for i, (kind, (image, corners)) in enumerate(
         single_card_photos(args.deck, args.singles, args.seed)
     ):
-        results, found = four_ways(image, corners, bound=args.bound)
+        results, found = four_ways(image, corners)
         for name, result in zip(columns, results, strict=True):
             singles[name][result] += 1
         if len(set(results)) > 1:

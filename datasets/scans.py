@@ -115,11 +115,6 @@ _TABLE_COLOURS = 6
 _CUT_SIDE = 400
 _CUT_ROUNDS = 5
 _BLOB_FILL = 0.1
-# The cut's outline lies on the card's edges; a checked cloth's line taken for a side
-# pulls a corner further. Of the probe's 480 photos (seeds 0 and 1), without this bound
-# 1 more face was saved askew and 2 more right (benchmarks/probe_faces_import.py
-# --unbounded-cut): a photo refused asks for another, a wrong face spoils the deck.
-_CUT_MOVED = 0.04
 _NO_CARD = (
     "no card found: expected one whole card, all four corners in view, lying on a plain "
     "table of a different colour or brightness (a patterned cloth can hide the card's edges)"
@@ -184,12 +179,9 @@ def find_card(image: np.ndarray) -> np.ndarray:
         # table: looked at again against each of its colours, then as a graph cut apart
         # from the table. Taken only where all four sides are edges: without that, 7 wrong
         # faces in 240 photos had been saved.
-        for views, quads, most_moved in (
-            (_patterned_views, _card_like_quads, math.inf),
-            (_cut_from_table, _blob_quads, _CUT_MOVED),
-        ):
+        for views, quads in ((_patterned_views, _card_like_quads), (_cut_from_table, _blob_quads)):
             try:
-                quad = _find_card(image, views, sure, quads, most_moved)
+                quad = _find_card(image, views, sure, quads)
             except (SeveralCards, CardNotWhole):
                 raise
             except CardNotFound:
@@ -204,12 +196,10 @@ def _find_card(
     views: Callable[[np.ndarray], list[np.ndarray]],
     sure: np.ndarray,
     quads: Callable[[np.ndarray], list[np.ndarray]],
-    most_moved: float = math.inf,
 ) -> np.ndarray:
     """find_card with the binary views `views` makes of the reduced photo, their card
     outlines found by `quads`; `sure`: the card finder's sure boxes in `image`
-    (_sure_cards). Refused where refining the outline to the card's edges moves a corner
-    further than `most_moved` of the card's height."""
+    (_sure_cards)."""
     h, w = image.shape[:2]
     f = min(1.0, _WORK_SIDE / max(h, w))
     small = cv2.resize(image, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
@@ -240,11 +230,8 @@ def _find_card(
         raise SeveralCards(_several(max(cards, len(sure))))
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
     # To about 3 % of the side: a view's outline can take in the card's shadow.
-    rough = quad
     quad = _refine(lab, quad, reach=0.03)
     quad = _refine(lab, quad, reach=0.0, extra=1.5)  # then to a pixel
-    if _moved(rough, quad) > most_moved:
-        raise CardNotFound(_NO_CARD)
     return _upright(image, _whole_card(lab, small_lab, f, quad))
 
 
@@ -625,14 +612,6 @@ def _cards_seen(boxes: np.ndarray, quad: np.ndarray) -> int:
         len(_separate_cards([card, *apart], least=0.0)),
         len(_separate_cards(large, least=0.0)),
     )
-
-
-def _moved(before: np.ndarray, after: np.ndarray) -> float:
-    """How far the corners of `after` lie from those of `before` (both in card order), at
-    most, as a share of the card's height (its longer pair of sides)."""
-    sides = np.linalg.norm(after - np.roll(after, -1, axis=0), axis=1)
-    height = max(sides[0] + sides[2], sides[1] + sides[3]) / 2
-    return float(np.linalg.norm(after - before, axis=1).max() / height)
 
 
 def _shared_area(a: np.ndarray, b: np.ndarray) -> float:
